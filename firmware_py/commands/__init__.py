@@ -1,0 +1,1 @@
+"""One module per `dvonn-board` subcommand (see `firmware_py.cli`)."""
