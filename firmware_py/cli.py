@@ -1,28 +1,33 @@
 """The `dvonn-board` command: a thin shell that hands each subcommand to its module.
 
 Each module in `firmware_py.commands` offers `register(subparsers)`, which adds its subcommand
-and sets `func(args) -> int` (the exit status) as the parser default.
+and sets `func(args) -> int` (the exit status) as the parser default. Modules are found by
+listing the package, so adding a command touches no other file; `ORDER` (default 50) in a module
+sorts `--help`.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 
-from . import __version__
+from . import __version__, commands
 
-# One module per top-level subcommand, in the order `--help` lists them.
-COMMAND_MODULES = (
-)
+
+def command_modules() -> list:
+    found = [importlib.import_module(f"{commands.__name__}.{m.name}")
+             for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")]
+    return sorted(found, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dvonn-board", description="The electronic DVONN board.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"firmware_py.commands.{name}").register(subparsers)
+    for module in command_modules():
+        module.register(subparsers)
     return parser
 
 
