@@ -1,0 +1,76 @@
+"""What the controller knows and wants the players to see: one plain dataclass.
+
+The controller (`firmware_py.controller`) owns and updates a `BoardState`; everything that
+shows the game (LED guidance, the terminal, the web view) only reads it. Spaces are indices
+0..48 (see `spaces`); lists are sorted and never None.
+
+>>> from firmware_py.rules import Board
+>>> s = BoardState(board=Board())
+>>> s.mode, s.lifted, s.ask
+('calibrating', None, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import Board, Ply
+
+MODES = ("calibrating", "idle", "lifted", "removing", "asking", "error", "unexplained",
+         "link_lost", "paused", "over")
+"""What the controller is doing:
+
+calibrating  reading the empty board's baselines (or waiting for the board to match a resumed game)
+idle         waiting for the player to move: the board matches the recorded position
+lifted       a stack is lifted: `lifted` is its source, `destinations` where it may go
+removing     a move was committed; the stacks it cut off (`remove`) are still on the board
+asking       a set-down could not be told apart: `ask` holds the candidate destinations
+error        something illegal is on the board (`error`: wrong stack lifted, illegal set-down,
+             wrong piece kind placed) until corrected
+unexplained  the board has matched nothing for a few seconds: `missing` / `extra` show the way back
+link_lost    no frames from the scanner: play paused, nothing lost
+paused       play paused on purpose (e.g. a takeback being rebuilt)
+over         the game is over (`board.winner()`)
+"""
+
+
+@dataclass
+class BoardState:
+    """The controller's view of the game, read by guidance, terminal and web.
+
+    board        the recorded game (rules.Board, history included)
+    mode         one of MODES
+    lifted       the space a stack was lifted from, or None
+    destinations legal destinations of the lifted stack
+    remove       spaces whose stacks must be taken off (cut off by the last move)
+    ask          candidate destinations the player is asked to choose between
+    error        spaces flagged as illegal (wrong lift, illegal set-down, wrong piece placed)
+    missing      spaces that should hold a stack and read empty
+    extra        spaces that should be empty and read occupied
+    hint         a computer move to show, or None
+    message      one line of human text, e.g. "remove the stacks on c3, d3"
+    time         the frame clock (seconds) of the last update
+    """
+
+    board: Board
+    mode: str = "calibrating"
+    lifted: int | None = None
+    destinations: list[int] = field(default_factory=list)
+    remove: list[int] = field(default_factory=list)
+    ask: list[int] = field(default_factory=list)
+    error: list[int] = field(default_factory=list)
+    missing: list[int] = field(default_factory=list)
+    extra: list[int] = field(default_factory=list)
+    hint: Ply | None = None
+    message: str = ""
+    time: float = 0.0
+
+    def clear_marks(self) -> None:
+        """Forget every per-space mark (lifted, destinations, remove, ask, error, missing, extra)."""
+        self.lifted = None
+        self.destinations = []
+        self.remove = []
+        self.ask = []
+        self.error = []
+        self.missing = []
+        self.extra = []
