@@ -1,0 +1,78 @@
+"""`dvonn-board replay FILE... [--json]`: replay game records and report how each one ends.
+
+With --json, one object per game on its own line (a JSON file holding several games gives one
+line per game, with `game` numbering them): file, ok, plies, finished, score, winner, and on an
+illegal record error, ply (1-based index of the offending token) and token. Exit status 0 when
+every record was legal, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..records import replay_file
+from ..rules import PLAYER_NAMES
+
+ORDER = 20
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("replay", help="replay game records and check them",
+                              description="Replay game records (ours, Little Golem, JSON, plain tokens).")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per game and line")
+    p.set_defaults(func=run)
+
+
+def outcome(path: str, record, board, error, game: int | None = None) -> dict:
+    """The JSON-ready summary of one replayed game."""
+    white, black = board.score()
+    winner = board.winner()
+    out = {
+        "file": path,
+        "ok": error is None,
+        "plies": board.ply_count,
+        "finished": board.is_over(),
+        "score": {"white": white, "black": black},
+        "winner": PLAYER_NAMES[winner] if winner in (0, 1) else winner,
+    }
+    if game is not None:
+        out["game"] = game
+    if record is not None and record.resigned is not None:
+        out["resigned"] = PLAYER_NAMES[record.resigned]
+    if error is not None:
+        out.update(error=str(error), ply=error.ply, token=error.token)
+        if error.line is not None:
+            out["line"] = error.line
+    return out
+
+
+def run(args) -> int:
+    all_ok = True
+    write = sys.stdout.write
+    for path in args.files:
+        games = replay_file(path)
+        several = len(games) > 1
+        for n, (record, board, error) in enumerate(games, 1):
+            result = outcome(path, record, board, error, n if several else None)
+            all_ok &= result["ok"]
+            if args.json:
+                write(json.dumps(result) + "\n")
+            else:
+                write(describe(result) + "\n")
+    return 0 if all_ok else 1
+
+
+def describe(r: dict) -> str:
+    name = r["file"] + (f" game {r['game']}" if "game" in r else "")
+    s = r["score"]
+    score = f"White {s['white']}, Black {s['black']}"
+    if not r["ok"]:
+        return f"{name}: ILLEGAL: {r['error']}"
+    if r["finished"]:
+        end = "draw" if r["winner"] == "draw" else f"{r['winner']} wins"
+        return f"{name}: {r['plies']} plies, finished, {end} ({score})"
+    if "resigned" in r:
+        return f"{name}: {r['plies']} plies, {r['resigned']} resigned ({score})"
+    return f"{name}: {r['plies']} plies, not finished ({score})"

@@ -1,0 +1,57 @@
+"""`dvonn-board show FILE [--ply N] [--game G]`: draw a recorded position as a hex board."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+from ..errors import RecordError
+from ..records import read_file
+from ..render import render
+from ..rules import Board
+from ..spaces import SPACES
+
+ORDER = 21
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("show", help="draw the position of a game record",
+                              description="Draw a game record's position (the end, or after "
+                                          "ply N) as a hex board: stacks with height and top "
+                                          "colour, DVONN pieces, score and whose turn.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--ply", type=int, default=None,
+                   help="show the position after this many plies (default: the end; 0: empty)")
+    p.add_argument("--game", type=int, default=1, help="which game of a multi-game file (1-based)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    console = Console()
+    try:
+        games = read_file(args.file)
+    except (OSError, UnicodeDecodeError, RecordError) as e:
+        print(f"dvonn-board show: {args.file}: {e}", file=sys.stderr)
+        return 1
+    if not 1 <= args.game <= len(games):
+        print(f"dvonn-board show: --game {args.game}: the file holds {len(games)} game(s)",
+              file=sys.stderr)
+        return 2
+    game = games[args.game - 1]
+    plies = game.plies
+    n = len(plies) if args.ply is None else args.ply
+    if not 0 <= n <= len(plies):
+        print(f"dvonn-board show: --ply {n}: the game has plies 0..{len(plies)}", file=sys.stderr)
+        return 2
+    board = Board.from_plies(plies[:n])
+    last = plies[n - 1] if n else None
+    highlight = [s for s in (last.src, last.dst) if s >= 0] if last else []
+    console.print(render(board, highlight))
+    if last is not None:
+        removed = ", ".join(SPACES[s] for s in sorted(board.last_removed))
+        console.print(f"last ply: {last}" + (f" (removed: {removed})" if removed else ""))
+    if n == len(plies) and game.resigned is not None:
+        console.print(f"{('White', 'Black')[game.resigned]} resigned.")
+    return 0
+
