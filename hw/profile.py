@@ -1,0 +1,416 @@
+"""Board profiles: a TOML file that says how one physical board is built and wired.
+
+A profile names, for each of the 49 spaces, the sensor channel (multiplexer + input) and the LED
+index, and describes the scanner (serial microcontroller or the Pi's own SPI ADC), the ADC, the
+multiplexer select pins, the sensors, the LED strip, the buttons and the piece magnets. Two
+profiles ship with the package: ``default`` (an RP2040 scanner on USB serial, which also drives
+the LEDs: the reference wiring in ``hw/README.md``) and ``direct`` (the Pi reads an MCP3208 and
+drives the strip itself).
+
+>>> profile = load_profile()                 # the packaged default
+>>> profile.adc.max, profile.scanner.kind
+(4095, 'serial')
+>>> e2 = profile.spaces[13]              # the strip runs serpentine: row 2 right to left
+>>> e2.name, e2.channel, e2.led
+('e2', 13, 14)
+
+Every problem is a `firmware_py.errors.ProfileError` naming the key, e.g.
+``spaces.e3.led: index 60 out of range 0..49``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from firmware_py.errors import ProfileError
+from firmware_py.spaces import INDEX, N_SPACES, SPACES
+
+ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
+SCANNER_KINDS = ("serial", "direct")
+LED_DRIVERS = ("serial", "ws281x", "none")
+COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+PIECE_KINDS = ("white", "black", "dvonn")
+MUX_INPUTS = 16  # 74HC4067
+BCM_PINS = range(2, 28)
+WS281X_PINS = (10, 12, 13, 18, 19, 21)
+
+
+@dataclass(frozen=True)
+class ScannerConfig:
+    kind: str = "serial"  # 'serial': a microcontroller on USB; 'direct': the Pi's SPI ADC
+    port: str = "/dev/dvonn-scanner"
+    baud: int = 921600
+    rate_hz: int = 100
+    hello_timeout: float = 2.0
+    reopen_max_s: float = 5.0  # longest wait between attempts to reopen a vanished port
+
+
+@dataclass(frozen=True)
+class AdcConfig:
+    type: str = "RP2040"
+    spi_port: int = 0
+    spi_device: int = 0
+    vref: float = 3.3
+    mux_channels: tuple[int, ...] = (0, 1, 2, 3)  # ADC channel that mux k's output feeds
+
+    @property
+    def bits(self) -> int:
+        return ADC_BITS[self.type]
+
+    @property
+    def max(self) -> int:
+        return (1 << self.bits) - 1
+
+
+@dataclass(frozen=True)
+class MuxConfig:
+    count: int = 4
+    select: tuple[int, ...] = (5, 6, 13, 19)  # S0..S3, shared by every mux (BCM or RP2040 GP)
+    settle_us: int = 20
+
+
+@dataclass(frozen=True)
+class SensorConfig:
+    type: str = "DRV5055A3"
+    mv_per_mt: float = 16.5
+    supply_v: float = 3.3
+    oversample: int = 8
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    driver: str = "serial"
+    count: int = 50
+    gpio: int = 18
+    order: str = "GRB"
+    brightness: float = 0.4  # cap, 0..1, applied on top of the frame's colours
+    gamma: float = 2.2
+    freq_hz: int = 800_000
+    dma: int = 10
+    channel: int = 0
+    invert: bool = False
+    status: tuple[int, ...] = ()  # LED index of each status LED, in LedFrame.status order
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    pins: dict[str, int] = field(default_factory=dict)  # event name -> BCM pin
+    pull_up: bool = True
+    bounce_s: float = 0.05
+
+
+@dataclass(frozen=True)
+class Magnet:
+    polarity: str  # the pole facing UP, away from the sensor: 'north' or 'south'
+    diameter_mm: float
+    height_mm: float
+    grade: str = "N52"
+    strength_spread: float = 0.05
+
+
+@dataclass(frozen=True)
+class SpaceWiring:
+    index: int
+    name: str
+    mux: int
+    input: int
+    led: int
+
+    @property
+    def channel(self) -> int:
+        """The scanner channel: position of this space's reading in a serial SENSOR_FRAME."""
+        return self.mux * MUX_INPUTS + self.input
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    scanner: ScannerConfig
+    adc: AdcConfig
+    mux: MuxConfig
+    sensor: SensorConfig
+    leds: LedConfig
+    buttons: ButtonConfig | None
+    magnets: dict[str, Magnet]
+    spaces: tuple[SpaceWiring, ...]
+    source: str = "<string>"
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Scanner channel of each space, in space-index order."""
+        return tuple(s.channel for s in self.spaces)
+
+    @property
+    def led_map(self) -> tuple[int, ...]:
+        """LED index of each space, in space-index order."""
+        return tuple(s.led for s in self.spaces)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+class _Table:
+    """A TOML table being read: knows its dotted key and complains about unknown keys."""
+
+    def __init__(self, data: Any, key: str):
+        if not isinstance(data, dict):
+            raise ProfileError(key, f"expected a table, got {type(data).__name__}")
+        self.data, self.key, self.used = data, key, set()
+
+    def path(self, name: str) -> str:
+        return f"{self.key}.{name}" if self.key else name
+
+    def get(self, name: str, kind: type | tuple, default: Any = ..., check=None, what: str = ""):
+        self.used.add(name)
+        key = self.path(name)
+        if name not in self.data:
+            if default is ...:
+                raise ProfileError(key, "missing")
+            return default
+        value = self.data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            else:
+                raise ProfileError(key, f"expected {what or _kind_name(kinds)}, got {value!r}")
+        if check is not None and not check(value):
+            raise ProfileError(key, f"expected {what}, got {value!r}")
+        return value
+
+    def table(self, name: str, required: bool = False) -> _Table | None:
+        self.used.add(name)
+        if name not in self.data:
+            if required:
+                raise ProfileError(self.path(name), "missing table")
+            return None
+        return _Table(self.data[name], self.path(name))
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            raise ProfileError(self.path(unknown[0]),
+                               f"unknown key (known here: {', '.join(sorted(self.used))})")
+
+
+def _kind_name(kinds: tuple) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+             list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _pin(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value in BCM_PINS
+
+
+def _int_list(t: _Table, name: str, default, length: int | None, check, what: str) -> tuple:
+    values = t.get(name, list, default)
+    if length is not None and len(values) != length:
+        raise ProfileError(t.path(name), f"expected {length} entries, got {len(values)}")
+    for i, v in enumerate(values):
+        if not isinstance(v, int) or isinstance(v, bool) or not check(v):
+            raise ProfileError(f"{t.path(name)}[{i}]", f"expected {what}, got {v!r}")
+    return tuple(values)
+
+
+def parse_profile(text: str, source: str = "<string>") -> Profile:
+    """Read and validate a profile from TOML text; `source` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(source, f"not valid TOML: {exc}") from None
+    top = _Table(data, "")
+    name = top.get("name", str, Path(source).stem)
+    top.get("description", str, "")
+
+    t = top.table("scanner") or _Table({}, "scanner")
+    scanner = ScannerConfig(
+        kind=t.get("kind", str, "serial", lambda v: v in SCANNER_KINDS, "one of " + ", ".join(SCANNER_KINDS)),
+        port=t.get("port", str, ScannerConfig.port),
+        baud=t.get("baud", int, ScannerConfig.baud, lambda v: v > 0, "a positive baud rate"),
+        rate_hz=t.get("rate_hz", int, 100, lambda v: 1 <= v <= 2000, "frames per second 1..2000"),
+        hello_timeout=t.get("hello_timeout", float, 2.0, lambda v: v >= 0, "seconds >= 0"),
+        reopen_max_s=t.get("reopen_max_s", float, 5.0, lambda v: v > 0, "seconds > 0"),
+    )
+    t.done()
+
+    t = top.table("adc") or _Table({}, "adc")
+    adc_type = t.get("type", str, "RP2040")
+    if adc_type.upper() not in ADC_BITS:
+        raise ProfileError("adc.type", f"unknown ADC {adc_type!r} (known: {', '.join(ADC_BITS)})")
+    adc_type = adc_type.upper()
+    if scanner.kind == "direct" and adc_type == "RP2040":
+        raise ProfileError("adc.type", "a direct scanner needs an SPI ADC: MCP3008 or MCP3208")
+    adc_inputs = 8
+    adc = AdcConfig(
+        type=adc_type,
+        spi_port=t.get("spi_port", int, 0, lambda v: v in (0, 1), "SPI port 0 or 1"),
+        spi_device=t.get("spi_device", int, 0, lambda v: v in (0, 1, 2), "chip select 0..2"),
+        vref=t.get("vref", float, 3.3, lambda v: 0 < v <= 5.5, "volts 0..5.5"),
+        mux_channels=_int_list(t, "mux_channels", [0, 1, 2, 3], None,
+                               lambda v: 0 <= v < adc_inputs, f"an ADC channel 0..{adc_inputs - 1}"),
+    )
+    t.done()
+
+    t = top.table("mux") or _Table({}, "mux")
+    mux = MuxConfig(
+        count=t.get("count", int, 4, lambda v: 1 <= v <= 8, "1..8 multiplexers"),
+        select=_int_list(t, "select", [5, 6, 13, 19], 4, lambda v: 0 <= v <= 29, "a GPIO number"),
+        settle_us=t.get("settle_us", int, 20, lambda v: 0 <= v <= 10_000, "microseconds 0..10000"),
+    )
+    t.done()
+    if len(adc.mux_channels) != mux.count:
+        raise ProfileError("adc.mux_channels",
+                           f"{len(adc.mux_channels)} entries for {mux.count} multiplexers")
+    if len(set(adc.mux_channels)) != len(adc.mux_channels):
+        raise ProfileError("adc.mux_channels", "an ADC channel is listed twice")
+    if mux.count * MUX_INPUTS < N_SPACES:
+        raise ProfileError("mux.count", f"{mux.count} x {MUX_INPUTS} inputs cannot hold 49 sensors")
+
+    t = top.table("sensor") or _Table({}, "sensor")
+    sensor = SensorConfig(
+        type=t.get("type", str, "DRV5055A3"),
+        mv_per_mt=t.get("mv_per_mt", float, 16.5, lambda v: v > 0, "mV per mT > 0"),
+        supply_v=t.get("supply_v", float, 3.3, lambda v: 0 < v <= 5.5, "volts 0..5.5"),
+        oversample=t.get("oversample", int, 8, lambda v: 1 <= v <= 64, "samples 1..64"),
+    )
+    t.done()
+
+    t = top.table("leds") or _Table({}, "leds")
+    driver = t.get("driver", str, "serial", lambda v: v in LED_DRIVERS, "one of " + ", ".join(LED_DRIVERS))
+    count = t.get("count", int, 50, lambda v: N_SPACES <= v <= 340, "49..340 LEDs")
+    order = t.get("order", str, "GRB").upper()
+    if order not in COLOUR_ORDERS:
+        raise ProfileError("leds.order", f"unknown colour order {order!r} (known: {', '.join(COLOUR_ORDERS)})")
+    leds = LedConfig(
+        driver=driver, count=count, order=order,
+        gpio=t.get("gpio", int, 18, lambda v: driver != "ws281x" or v in WS281X_PINS,
+                   "a PWM/PCM/SPI GPIO for rpi_ws281x: 10, 12, 13, 18, 19 or 21"),
+        brightness=t.get("brightness", float, 0.4, lambda v: 0 <= v <= 1, "a number 0..1"),
+        gamma=t.get("gamma", float, 2.2, lambda v: 0.5 <= v <= 4, "a gamma 0.5..4"),
+        freq_hz=t.get("freq_hz", int, 800_000, lambda v: v in (400_000, 800_000), "400000 or 800000"),
+        dma=t.get("dma", int, 10, lambda v: v in (5, 8, 9, 10, 11, 12, 13, 14), "a free DMA channel such as 10"),
+        channel=t.get("channel", int, 0, lambda v: v in (0, 1), "PWM channel 0 or 1"),
+        invert=t.get("invert", bool, False),
+        status=_int_list(t, "status", [], None, lambda v: 0 <= v < count, f"an LED index 0..{count - 1}"),
+    )
+    t.done()
+
+    buttons = None
+    t = top.table("buttons")
+    if t is not None:
+        pins = {}
+        for event in ("confirm", "undo", "new_game"):
+            pin = t.get(event, int, None, _pin, "a BCM GPIO number 2..27")
+            if pin is not None:
+                pins[event] = pin
+        buttons = ButtonConfig(pins=pins, pull_up=t.get("pull_up", bool, True),
+                               bounce_s=t.get("bounce_s", float, 0.05, lambda v: 0 <= v <= 1, "seconds 0..1"))
+        t.done()
+
+    magnets = {}
+    t = top.table("magnets")
+    if t is not None:
+        for kind in PIECE_KINDS:
+            m = t.table(kind)
+            if m is None:
+                raise ProfileError(t.path(kind), "missing table (every piece kind needs its magnet)")
+            magnets[kind] = Magnet(
+                polarity=m.get("polarity", str, check=lambda v: v in ("north", "south"), what="'north' or 'south'"),
+                diameter_mm=m.get("diameter_mm", float, check=lambda v: v > 0, what="mm > 0"),
+                height_mm=m.get("height_mm", float, check=lambda v: v > 0, what="mm > 0"),
+                grade=m.get("grade", str, "N52"),
+                strength_spread=m.get("strength_spread", float, 0.05, lambda v: 0 <= v < 1, "a fraction 0..1"),
+            )
+            m.done()
+        t.done()
+
+    spaces = _spaces(top.table("spaces", required=True), mux, leds)
+    top.done()
+    profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
+                      buttons=buttons, magnets=magnets, spaces=spaces, source=source)
+    _check_pins(profile)
+    return profile
+
+
+def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
+    wiring: dict[int, SpaceWiring] = {}
+    sensor_owner: dict[tuple[int, int], str] = {}
+    led_owner: dict[int, str] = {f: f"leds.status[{i}]" for i, f in enumerate(leds.status)}
+    for name in sorted(t.data, key=lambda n: INDEX.get(n.lower(), 99)):
+        key = t.path(name)
+        if name.lower() not in INDEX or name != name.lower():
+            raise ProfileError(key, "no such space (spaces are a1..k5, lower case)")
+        s = t.table(name)
+        sensor = s.get("sensor", list, what="[mux, input]")
+        if (len(sensor) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in sensor)):
+            raise ProfileError(s.path("sensor"), f"expected [mux, input], got {sensor!r}")
+        m, i = sensor
+        if not 0 <= m < mux.count:
+            raise ProfileError(s.path("sensor"), f"mux {m} out of range 0..{mux.count - 1}")
+        if not 0 <= i < MUX_INPUTS:
+            raise ProfileError(s.path("sensor"), f"input {i} out of range 0..{MUX_INPUTS - 1}")
+        if (m, i) in sensor_owner:
+            raise ProfileError(s.path("sensor"), f"mux {m} input {i} is already used by {sensor_owner[m, i]}")
+        sensor_owner[m, i] = name
+        led = s.get("led", int, what="an LED index")
+        if not 0 <= led < leds.count:
+            raise ProfileError(s.path("led"), f"index {led} out of range 0..{leds.count - 1}")
+        if led in led_owner:
+            raise ProfileError(s.path("led"), f"index {led} is already used by {led_owner[led]}")
+        led_owner[led] = name
+        s.done()
+        index = INDEX[name]
+        wiring[index] = SpaceWiring(index, name, m, i, led)
+    missing = [SPACES[i] for i in range(N_SPACES) if i not in wiring]
+    if missing:
+        raise ProfileError(t.key, f"missing {', '.join(missing)} (every space needs a sensor and an LED)")
+    if len(set(leds.status)) != len(leds.status):
+        raise ProfileError("leds.status", "an LED is listed twice")
+    return tuple(wiring[i] for i in range(N_SPACES))
+
+
+def _check_pins(p: Profile) -> None:
+    """The Pi's GPIOs used twice (only those the Pi itself drives)."""
+    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver != "ws281x":
+        return
+    owner: dict[int, str] = {}
+    uses: list[tuple[str, int]] = []
+    if p.scanner.kind == "direct":
+        uses += [(f"mux.select[{i}]", pin) for i, pin in enumerate(p.mux.select)]
+        spi = {0: (8, 9, 10, 11), 1: (16, 19, 20, 21)}[p.adc.spi_port]
+        uses += [(f"adc.spi_port ({p.adc.type} on SPI{p.adc.spi_port})", pin) for pin in spi]
+    if p.leds.driver == "ws281x":
+        uses.append(("leds.gpio", p.leds.gpio))
+    if p.buttons is not None:
+        uses += [(f"buttons.{event}", pin) for event, pin in p.buttons.pins.items()]
+    for key, pin in uses:
+        if pin in owner and not (key.startswith("adc.") and owner[pin].startswith("adc.")):
+            raise ProfileError(key, f"GPIO {pin} is already used by {owner[pin]}")
+        owner.setdefault(pin, key)
+
+
+def packaged_profiles() -> list[str]:
+    """Names of the profiles shipped in ``hw/profiles``."""
+    folder = resources.files("hw") / "profiles"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_profile(path: str | Path | None = None) -> Profile:
+    """Load a profile: a file path, the name of a packaged profile ('default', 'direct'), or
+    None for the packaged default."""
+    if path is None:
+        path = "default"
+    p = Path(path)
+    if not p.exists() and str(path) in packaged_profiles():
+        resource = resources.files("hw") / "profiles" / f"{path}.toml"
+        return parse_profile(resource.read_text(encoding="utf-8"), f"{path}.toml")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(str(path), f"cannot read the profile: {exc.strerror or exc}") from None
+    return parse_profile(text, str(path))

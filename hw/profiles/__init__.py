@@ -1,0 +1,1 @@
+"""The board profiles shipped with the package (TOML files; see `hw.profile`)."""
