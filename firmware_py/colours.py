@@ -1,14 +1,37 @@
 """The board's LED language: what each colour means (shared by the controller, the simulator's
 scripted players, the web view and the docs).
 
-Every meaning has a distinct hue *and* a distinct pattern (steady, slow blink, fast blink), so that
-a colour-blind player can read the board by pattern and position alone. The controller renders the
-patterns by switching a space between its colour and off; decoders match exact RGB values, and a
-blinking space reads as off half of the time.
+Every meaning has its own colour *and* a pattern, so that a colour-blind player can read the board
+by pattern and place alone. Patterns come in families with one meaning each:
+
+=========  ===========================================  =====================================
+pattern    what the LED does                            what it says
+=========  ===========================================  =====================================
+steady     on                                           "this one": whose pieces, the source,
+                                                        a stack that belongs here, the winner
+wink       on, dark for a moment once a second           Black to play (White is steady)
+slow       on half a second, off half a second           "you may go here"
+double     two short flashes, then dark                  "take this off"
+flash      one short flash a second                      a question or a suggestion
+fast       four blinks a second                          "wrong" / "stop"
+=========  ===========================================  =====================================
+
+Signals that can be lit at the same time never share a pattern (`MODE_SIGNALS` lists what can
+appear together, a test checks it), and no two signals share an RGB value, so a decoder that
+looks at one frame knows the meaning of every lit space (`BY_RGB`). A blinking space reads as off
+for part of its period (see `is_lit`).
+
+>>> BY_NAME["destination"].pattern
+'slow'
+>>> BY_RGB[BY_NAME["error"].rgb].name
+'error'
+>>> is_lit("slow", 0.2), is_lit("slow", 0.7)
+(True, False)
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 RGB = tuple[int, int, int]
@@ -17,31 +40,85 @@ RGB = tuple[int, int, int]
 class Signal(NamedTuple):
     name: str
     rgb: RGB
-    pattern: str  # 'steady', 'slow' (1 Hz) or 'fast' (4 Hz)
+    pattern: str  # a key of PATTERNS
     meaning: str
 
 
+class Pattern(NamedTuple):
+    """A repeating on/off timing: `on` holds (start, end) seconds within each `period`."""
+    period: float
+    on: tuple[tuple[float, float], ...]
+    description: str
+
+
+PATTERNS: dict[str, Pattern] = {
+    "steady": Pattern(1.0, ((0.0, 1.0),), "on"),
+    "wink": Pattern(1.0, ((0.0, 0.8),), "on, dark for a moment once a second"),
+    "slow": Pattern(1.0, ((0.0, 0.5),), "on half a second, off half a second"),
+    "double": Pattern(1.2, ((0.0, 0.15), (0.3, 0.45)), "two short flashes, then dark"),
+    "flash": Pattern(1.0, ((0.0, 0.2),), "one short flash a second"),
+    "fast": Pattern(0.25, ((0.0, 0.125),), "four blinks a second"),
+}
+
+
+def is_lit(pattern: str, now: float) -> bool:
+    """Whether a space showing `pattern` is on at time `now` (seconds, any clock)."""
+    p = PATTERNS[pattern]
+    t = math.fmod(now, p.period)
+    if t < 0:
+        t += p.period
+    return any(a <= t < b for a, b in p.on)
+
+
 SIGNALS = (
+    # Whose turn (idle): on the empty spaces to place on, or the stacks that may move.
     Signal("white_to_play", (255, 255, 255), "steady",
            "White to play: the empty spaces to place on, or White's stacks that may move"),
-    Signal("black_to_play", (0, 0, 255), "steady",
+    Signal("black_to_play", (0, 0, 255), "wink",
            "Black to play: the empty spaces to place on, or Black's stacks that may move"),
     Signal("dvonn_to_place", (255, 0, 160), "slow",
            "a DVONN piece is to be placed on one of these empty spaces"),
+    # A stack in the hand.
     Signal("source", (255, 200, 0), "steady", "the space the lifted stack came from"),
     Signal("destination", (0, 255, 0), "slow", "a legal destination for the lifted stack"),
-    Signal("remove", (160, 0, 255), "slow", "remove this stack: the move cut it off"),
-    Signal("ask", (0, 255, 255), "fast",
+    # After a move.
+    Signal("remove", (160, 0, 255), "double", "remove this stack: the move cut it off"),
+    # Questions and mistakes.
+    Signal("ask", (0, 255, 255), "flash",
            "which of these did you land on? lift that stack and set it back (or press confirm)"),
     Signal("error", (255, 0, 0), "fast",
            "illegal here: wrong stack lifted, illegal set-down, or the wrong piece placed"),
     Signal("missing", (255, 90, 0), "steady", "a stack belongs here: put it back"),
-    Signal("extra", (255, 0, 0), "steady", "this space should be empty: take it off"),
-    Signal("computer_from", (255, 200, 0), "fast", "the computer's move: lift this stack"),
-    Signal("computer_to", (0, 255, 0), "fast", "the computer's move or placement: put it here"),
-    Signal("pass", (255, 255, 255), "fast", "the player to move has no move and passes"),
-    Signal("winner", (0, 255, 0), "steady", "game over: the winner's stacks"),
-    Signal("draw", (255, 200, 0), "slow", "game over: a draw"),
-    Signal("link_lost", (255, 90, 0), "fast", "the scanner link is lost: play paused"),
+    Signal("extra", (255, 110, 150), "double", "this space should be empty: take it off"),
+    # Suggestions and announcements.
+    Signal("computer_from", (0, 150, 150), "double", "the computer's move: lift this stack"),
+    Signal("computer_to", (160, 255, 0), "flash", "the computer's move or placement: put it here"),
+    Signal("pass", (0, 140, 255), "fast",
+           "this player has no move and passes (lit on the passing player's stacks)"),
+    # The end.
+    Signal("winner", (0, 255, 140), "steady", "game over: the winner's stacks"),
+    Signal("draw", (180, 180, 255), "slow", "game over: a draw (every stack)"),
+    # The machine itself.
+    Signal("link_lost", (255, 255, 0), "fast",
+           "the scanner link is lost: play paused (lit on the six corners)"),
+    Signal("paused", (255, 150, 60), "slow", "play paused (lit on the six corners)"),
+    Signal("calibrating", (110, 110, 110), "wink",
+           "calibrating: keep the board empty and still"),
 )
 BY_NAME: dict[str, Signal] = {s.name: s for s in SIGNALS}
+BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
+
+MODE_SIGNALS: dict[str, tuple[str, ...]] = {
+    "idle": ("white_to_play", "black_to_play", "dvonn_to_place", "computer_from", "computer_to",
+             "pass"),
+    "lifted": ("source", "destination", "computer_to", "error"),
+    "error": ("error", "source", "destination"),
+    "removing": ("remove", "error"),
+    "asking": ("ask", "error"),
+    "unexplained": ("missing", "extra", "error"),
+    "calibrating": ("calibrating", "missing", "extra"),
+    "paused": ("paused", "missing", "extra"),
+    "over": ("winner", "draw"),
+    "link_lost": ("link_lost",),
+}
+"""Signals that can share the board in each mode (used by tests and the docs picture)."""
