@@ -1,0 +1,267 @@
+"""The random-playout benchmark: uniformly random complete games, as fast as plain CPython allows.
+
+`random_game` plays one game on the rules engine's own bitboards (`firmware_py.rules`) but
+without what a playout does not need (stack compositions, Zobrist keys, undo records, Ply
+objects): random placements, then a uniformly random legal move, or a forced pass, until neither
+player can move. tests/test_rules_differential.py checks it ply by ply against the simple
+reference engine, so it plays the same rules as `Board`.
+
+>>> import random
+>>> result = random_game(random.Random(1))
+>>> result.plies > 49 and sum(result.score) <= 49
+True
+"""
+
+from __future__ import annotations
+
+import random as _random
+import time
+from typing import NamedTuple
+
+from .rules import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
+
+# Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
+# it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
+# occupancy by 13 - p puts them at the same six bits for every p: one 64-entry table serves all.
+_REL = (13 + 1, 13 + 13, 13 + 12, 13 - 1, 13 - 13, 13 - 12)  # DIRECTIONS order, as in rules
+_REL_MASK = sum(1 << r for r in _REL)
+
+
+def _arc_table() -> dict[int, bool]:
+    table = {}
+    for pattern in range(64):
+        flags = [bool(pattern >> i & 1) for i in range(6)]
+        starts = sum(1 for i in range(6) if flags[i] and not flags[i - 1])
+        table[sum(1 << _REL[i] for i in range(6) if flags[i])] = starts <= 1
+    return table
+
+
+SAFE = _arc_table()
+assert all(len(ring) == 6 for p, ring in enumerate(NB_RING) if BOARD >> p & 1)
+
+
+class GameResult(NamedTuple):
+    score: tuple[int, int]  # (white, black)
+    plies: int              # placements, moves and passes
+    turns: int              # phase-2 turns on which a move was made
+    moves_seen: int         # legal moves summed over those turns
+
+
+def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
+    """Play one uniformly random game. trace, if given, receives every ply in order: ('place', p),
+    ('pass',) or (ps, pd, n_legal) with padded bit positions (rules.P2S maps them to spaces)."""
+    rand = rnd.random
+    order = list(S2P)
+    rnd.shuffle(order)  # placements: uniform over the empty spaces, one after another
+    if trace is not None:
+        trace.extend(("place", p) for p in order)
+    hs = [1] * (W * 5)  # heights; stale where a space is empty (never read there)
+    dv = (1 << order[0]) | (1 << order[1]) | (1 << order[2])
+    b = 0
+    for p in order[3::2]:  # Black places the first piece of its own colour
+        b |= 1 << p
+    w = BOARD & ~dv & ~b
+    occ = one = BOARD
+    dest = DEST
+    safe = SAFE
+    relmask = _REL_MASK
+    max_h = MAX_MOBILE_HEIGHT
+    white = True  # White places the 49th piece and moves at once
+    stuck = False
+    plies = 49
+    turns = moves_seen = 0
+    while True:
+        own = w if white else b
+        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
+                      & (occ >> 13) & (occ << 13))
+        single = mob & one
+        if single:
+            m0 = (single << 1) & occ
+            m1 = (single << 13) & occ
+            m2 = (single << 12) & occ
+            m3 = (single >> 1) & occ
+            m4 = (single >> 13) & occ
+            m5 = (single >> 12) & occ
+            c0 = m0.bit_count()
+            c1 = c0 + m1.bit_count()
+            c2 = c1 + m2.bit_count()
+            c3 = c2 + m3.bit_count()
+            c4 = c3 + m4.bit_count()
+            singles = total = c4 + m5.bit_count()
+        else:
+            singles = total = 0
+        tall = mob & ~one
+        talls = None
+        if tall:
+            talls = []
+            while tall:
+                low = tall & -tall
+                tall ^= low
+                ps = low.bit_length() - 1
+                h = hs[ps]
+                if h <= max_h:
+                    t = dest[ps][h] & occ
+                    if t:
+                        c = t.bit_count()
+                        talls.append((ps, t, c))
+                        total += c
+        if not total:
+            if stuck:
+                break  # neither player can move
+            stuck = True
+            white = not white
+            continue
+        if stuck:  # the other player passed
+            plies += 1
+            stuck = False
+            if trace is not None:
+                trace.append(("pass",))
+        turns += 1
+        moves_seen += total
+        r = int(rand() * total)
+        if r < singles:  # a single piece: the r-th bit of the shifted masks, in order
+            if r < c2:
+                if r < c0:
+                    m, d = m0, 1
+                elif r < c1:
+                    m, d, r = m1, 13, r - c0
+                else:
+                    m, d, r = m2, 12, r - c1
+            elif r < c3:
+                m, d, r = m3, -1, r - c2
+            elif r < c4:
+                m, d, r = m4, -13, r - c3
+            else:
+                m, d, r = m5, -12, r - c4
+            while r:
+                m &= m - 1
+                r -= 1
+            low = m & -m
+            pd = low.bit_length() - 1
+            ps = pd - d
+        else:
+            r -= singles
+            for ps, m, c in talls:
+                if r < c:
+                    break
+                r -= c
+            while r:
+                m &= m - 1
+                r -= 1
+            low = m & -m
+            pd = low.bit_length() - 1
+        # make the move
+        hs[pd] += hs[ps]
+        srcbit = 1 << ps
+        occ ^= srcbit
+        one &= ~(srcbit | low)
+        if white:
+            w = (w ^ srcbit) | low
+            b &= ~low
+        else:
+            b = (b ^ srcbit) | low
+            w &= ~low
+        if dv & srcbit:
+            dv = (dv ^ srcbit) | low
+            check = True
+        else:
+            check = not safe[((occ << 13) >> ps) & relmask]
+        if check:
+            reach = dv
+            while True:
+                grow = (reach | (reach << 1) | (reach >> 1) | (reach << 12) | (reach >> 12)
+                        | (reach << 13) | (reach >> 13)) & occ
+                if grow == reach:
+                    break
+                reach = grow
+            if reach != occ:  # remove everything not linked to a DVONN piece
+                occ = reach
+                w &= reach
+                b &= reach
+                one &= reach
+        plies += 1
+        if trace is not None:
+            trace.append((ps, pd, total))
+        white = not white
+    ws = bs = 0
+    while w:
+        low = w & -w
+        w ^= low
+        ws += hs[low.bit_length() - 1]
+    while b:
+        low = b & -b
+        b ^= low
+        bs += hs[low.bit_length() - 1]
+    return GameResult((ws, bs), plies, turns, moves_seen)
+
+
+class BenchResult(NamedTuple):
+    games: int
+    seconds: float
+    plies: int
+    turns: int
+    moves_seen: int
+    white_wins: int
+    black_wins: int
+    draws: int
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def plies_per_second(self) -> float:
+        return self.plies / self.seconds
+
+    @property
+    def moves_per_turn(self) -> float:
+        return self.moves_seen / self.turns if self.turns else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "games": self.games, "seconds": round(self.seconds, 4),
+            "games_per_second": round(self.games_per_second, 1),
+            "plies_per_second": round(self.plies_per_second, 1),
+            "plies_per_game": round(self.plies / self.games, 2),
+            "moves_per_turn": round(self.moves_per_turn, 2),
+            "white_wins": self.white_wins, "black_wins": self.black_wins, "draws": self.draws,
+        }
+
+
+def board_game(rnd: _random.Random) -> GameResult:
+    """The same random game through the public Board API (legal_plies + push), for comparison."""
+    from .rules import Board
+    board = Board()
+    rand = rnd.random
+    turns = seen = 0
+    while legal := board.legal_plies():
+        if board.phase == 2 and legal[0].is_move:
+            turns += 1
+            seen += len(legal)
+        board._push(legal[int(rand() * len(legal))])
+    return GameResult(board.score(), board.ply_count, turns, seen)
+
+
+def run(games: int = 2000, seed: int = 1, engine: str = "fast") -> BenchResult:
+    """Play `games` random games and time them (one core, this process).
+
+    engine: 'fast' (the playout above) or 'board' (the public Board API).
+    """
+    rnd = _random.Random(seed)
+    plies = turns = seen = ww = bw = dr = 0
+    play = random_game if engine == "fast" else board_game
+    start = time.perf_counter()
+    for _ in range(games):
+        r = play(rnd)
+        plies += r.plies
+        turns += r.turns
+        seen += r.moves_seen
+        ws, bs = r.score
+        if ws > bs:
+            ww += 1
+        elif bs > ws:
+            bw += 1
+        else:
+            dr += 1
+    seconds = time.perf_counter() - start
+    return BenchResult(games, seconds, plies, turns, seen, ww, bw, dr)

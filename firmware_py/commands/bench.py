@@ -1,0 +1,63 @@
+"""`dvonn-board bench ...`: benchmarks that print figures (speed is measured here, never asserted
+in tests).
+
+    dvonn-board bench rules [--games N] [--json] [--board]   random complete games per second
+
+Other benchmarks plug in as sibling subcommands from their own modules: `bench inference` lives
+in firmware_py/bench_inference.py, which, when present, must offer `register(bench_subparsers)`
+(adding its subparser and `func`); this module imports it only if it exists, and that module
+should import its heavy dependencies inside its run function so `dvonn-board --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+
+ORDER = 80
+PLUGINS = ("firmware_py.bench_inference",)  # each offers register(bench_subparsers)
+
+
+def register(subparsers) -> None:
+    bench = subparsers.add_parser("bench", help="benchmarks (rules, ...)",
+                                  description="Benchmarks that print figures.")
+    sub = bench.add_subparsers(dest="bench", metavar="BENCHMARK", required=True)
+    rules = sub.add_parser("rules", help="random complete games per second",
+                           description="Uniformly random complete games (random placements, "
+                                       "then random legal moves and forced passes until neither "
+                                       "player can move), timed on one core.")
+    rules.add_argument("--games", type=int, default=5000, help="games to play (default 5000)")
+    rules.add_argument("--seed", type=int, default=1)
+    rules.add_argument("--json", action="store_true", help="print one JSON object")
+    rules.add_argument("--board", action="store_true",
+                       help="play through the public Board API (legal_plies/push) instead of "
+                            "the playout fast path")
+    rules.set_defaults(func=run_rules)
+    for name in PLUGINS:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(sub)
+
+
+def run_rules(args) -> int:
+    from ..bench_rules import run
+
+    if args.games < 1:
+        print("dvonn-board bench rules: --games must be at least 1")
+        return 2
+    engine = "board" if args.board else "fast"
+    result = run(args.games, args.seed, engine)
+    figures = result.as_dict()
+    figures["engine"] = engine
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(f"{result.games} random games ({engine}) in {result.seconds:.2f} s on one core")
+    print(f"  games/s:        {result.games_per_second:,.0f}")
+    print(f"  plies/s:        {result.plies_per_second:,.0f}  "
+          f"({figures['plies_per_game']} plies per game)")
+    print(f"  moves per turn: {result.moves_per_turn:.1f}  (legal moves, phase 2 turns with a move)")
+    n = result.games
+    print(f"  results:        White {result.white_wins / n:.0%}, Black {result.black_wins / n:.0%}, "
+          f"draw {result.draws / n:.0%}")
+    return 0
