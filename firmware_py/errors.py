@@ -35,3 +35,7 @@ class LinkLost(DvonnError, ConnectionError):
 
 class HardwareUnavailable(DvonnError, RuntimeError):
     """A hardware driver cannot run on this machine (not a Pi, a Pi 5 for rpi_ws281x, no SPI...)."""
+
+
+class StoreError(DvonnError, RuntimeError):
+    """The game database cannot do what was asked (no such game, a ply out of order, a bad file)."""

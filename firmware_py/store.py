@@ -1,0 +1,261 @@
+"""The game database: every game and every committed ply, on disk before the LEDs say so.
+
+One SQLite file (default: `games.sqlite3` in the user's data directory, or `$DVONN_BOARD_DB`)
+holds two tables: `games` (tags, start and end time, result) and `plies` (one row per ply, in
+order). The file runs in WAL mode with `synchronous=FULL`, so a call that returns has reached the
+disk: a pulled plug loses nothing that was acknowledged. A game without an end time is
+unfinished; `unfinished()` finds the latest one so a restarted board can resume it.
+
+>>> import tempfile, os
+>>> from firmware_py.rules import Ply
+>>> with Store(os.path.join(tempfile.mkdtemp(), "g.sqlite3")) as store:
+...     game = store.new_game({"White": "Ann", "Black": "Bob"})
+...     for token in ("e3", "f3", "g3"):
+...         _ = store.add_ply(game, Ply.parse(token))
+...     store.undo_ply(game), [str(p) for p in store.plies(game)], store.unfinished().id == game
+(Ply(src=-1, dst=25), ['e3', 'f3'], True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .errors import IllegalPly, StoreError
+from .records import GameRecord, result_of, write_record
+from .rules import BLACK, WHITE, Board, Ply
+
+ENV_VAR = "DVONN_BOARD_DB"
+FILE_NAME = "games.sqlite3"
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    started  TEXT NOT NULL,            -- ISO 8601, UTC
+    finished TEXT,                     -- NULL while the game goes on
+    result   TEXT,                     -- '1-0', '0-1', '1/2-1/2', or '*' for an abandoned game
+    resigned INTEGER,                  -- 0 white, 1 black, when the game ended by resignation
+    tags     TEXT NOT NULL DEFAULT '{}'  -- JSON object of record tags (Event, White, Black...)
+);
+CREATE TABLE IF NOT EXISTS plies (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    n       INTEGER NOT NULL,          -- 0-based ply number
+    token   TEXT NOT NULL,             -- 'e3', 'e3f3' or 'pass'
+    at      TEXT NOT NULL,             -- ISO 8601, UTC: when it was committed
+    PRIMARY KEY (game_id, n)
+);
+"""
+
+
+def default_path() -> Path:
+    """`$DVONN_BOARD_DB` if set, else games.sqlite3 in the user's data directory."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+    return Path(platformdirs.user_data_dir("dvonn-board")) / FILE_NAME
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class GameInfo:
+    """One stored game: what `games()` lists and `game()` returns."""
+    id: int
+    started: str
+    finished: str | None
+    result: str | None
+    resigned: int | None
+    tags: dict[str, str] = field(default_factory=dict)
+    ply_count: int = 0
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished is not None
+
+
+class Store:
+    """The SQLite game database. Safe to share between threads (calls are serialised).
+
+    path: the database file (created with its directories if missing); None for `default_path()`.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # commit returns once on disk
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer dvonn-board "
+                                 f"(schema {version}, this one knows {SCHEMA_VERSION})")
+            with self._transaction():
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a usable game database ({e})") from e
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    @contextmanager
+    def _transaction(self):
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _count(self, db, game_id: int) -> int:
+        row = db.execute("SELECT finished, (SELECT COUNT(*) FROM plies WHERE game_id = ?) "
+                         "FROM games WHERE id = ?", (game_id, game_id)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        return row[1]
+
+    # -- writing ----------------------------------------------------------------------------------
+    def new_game(self, tags: dict[str, str] | None = None) -> int:
+        """Start a game; returns its id. Other unfinished games stay as they are."""
+        with self._transaction() as db:
+            cur = db.execute("INSERT INTO games (started, tags) VALUES (?, ?)",
+                             (_now(), json.dumps(dict(tags or {}))))
+            return cur.lastrowid
+
+    def add_ply(self, game_id: int, ply: Ply, index: int | None = None) -> int:
+        """Append `ply` to the game and commit it to disk; returns its 0-based number.
+
+        index: the number the caller expects the ply to get (its board's ply count before the
+        push); a mismatch raises StoreError and writes nothing, so a ply is never stored twice.
+        """
+        with self._transaction() as db:
+            n = self._count(db, game_id)
+            if index is not None and index != n:
+                raise StoreError(f"game {game_id} holds {n} plies: cannot store {ply} as ply "
+                                 f"{index + 1}")
+            db.execute("INSERT INTO plies (game_id, n, token, at) VALUES (?, ?, ?, ?)",
+                       (game_id, n, str(ply), _now()))
+            return n
+
+    def undo_ply(self, game_id: int) -> Ply | None:
+        """Delete the game's last ply (a takeback) and return it; None if it has none.
+
+        A finished game taken back is unfinished again.
+        """
+        with self._transaction() as db:
+            n = self._count(db, game_id)
+            if n == 0:
+                return None
+            token = db.execute("SELECT token FROM plies WHERE game_id = ? AND n = ?",
+                               (game_id, n - 1)).fetchone()[0]
+            db.execute("DELETE FROM plies WHERE game_id = ? AND n = ?", (game_id, n - 1))
+            db.execute("UPDATE games SET finished = NULL, result = NULL, resigned = NULL "
+                       "WHERE id = ?", (game_id,))
+            return Ply.parse(token)
+
+    def finish(self, game_id: int, result: str | None = None, resigned: int | None = None) -> None:
+        """Mark the game finished. result: '1-0', '0-1', '1/2-1/2' or '*' (abandoned); None
+        works it out from the stored plies (and `resigned`: WHITE or BLACK)."""
+        if result is None:
+            result = result_of(self.board(game_id), resigned)
+        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+            raise StoreError(f"result: {result!r} is not 1-0, 0-1, 1/2-1/2 or *")
+        if resigned not in (None, WHITE, BLACK):
+            raise StoreError(f"resigned: {resigned!r} is not 0 (white) or 1 (black)")
+        with self._transaction() as db:
+            self._count(db, game_id)
+            db.execute("UPDATE games SET finished = ?, result = ?, resigned = ? WHERE id = ?",
+                       (_now(), result, resigned, game_id))
+
+    def set_tags(self, game_id: int, **tags: str) -> None:
+        """Add or change record tags (e.g. White="Ann")."""
+        with self._transaction() as db:
+            self._count(db, game_id)
+            old = json.loads(db.execute("SELECT tags FROM games WHERE id = ?",
+                                        (game_id,)).fetchone()[0])
+            old.update(tags)
+            db.execute("UPDATE games SET tags = ? WHERE id = ?", (json.dumps(old), game_id))
+
+    # -- reading ----------------------------------------------------------------------------------
+    _INFO = ("SELECT id, started, finished, result, resigned, tags, "
+             "(SELECT COUNT(*) FROM plies WHERE game_id = games.id) FROM games")
+
+    @staticmethod
+    def _info(row) -> GameInfo:
+        return GameInfo(id=row[0], started=row[1], finished=row[2], result=row[3],
+                        resigned=row[4], tags=json.loads(row[5]), ply_count=row[6])
+
+    def games(self) -> list[GameInfo]:
+        """Every stored game, oldest first."""
+        with self._lock:
+            return [self._info(r) for r in self._db.execute(self._INFO + " ORDER BY id")]
+
+    def game(self, game_id: int) -> GameInfo:
+        with self._lock:
+            row = self._db.execute(self._INFO + " WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        return self._info(row)
+
+    def unfinished(self) -> GameInfo | None:
+        """The most recently started game that has not finished, or None."""
+        with self._lock:
+            row = self._db.execute(self._INFO + " WHERE finished IS NULL ORDER BY id DESC "
+                                   "LIMIT 1").fetchone()
+        return None if row is None else self._info(row)
+
+    def plies(self, game_id: int) -> list[Ply]:
+        with self._lock:
+            self._count(self._db, game_id)
+            rows = self._db.execute("SELECT token FROM plies WHERE game_id = ? ORDER BY n",
+                                    (game_id,)).fetchall()
+        return [Ply.parse(r[0]) for r in rows]
+
+    def board(self, game_id: int) -> Board:
+        """The game's position, replayed from its stored plies (history included)."""
+        board = Board()
+        for n, ply in enumerate(self.plies(game_id)):
+            try:
+                board.push(ply)
+            except IllegalPly as e:
+                raise StoreError(f"game {game_id}, ply {n + 1} ({ply}): {e}") from e
+        return board
+
+    def record(self, game_id: int) -> GameRecord:
+        """The game as a `records.GameRecord` (tags with the start date filled in)."""
+        info = self.game(game_id)
+        tags = {"Date": info.started[:10].replace("-", "."), **info.tags}
+        return GameRecord(tags=tags, plies=self.plies(game_id), resigned=info.resigned)
+
+    def export(self, game_id: int) -> str:
+        """The game in our record format (see `records.write_record`)."""
+        record = self.record(game_id)
+        self.board(game_id)  # a clear StoreError if the stored plies do not replay
+        return write_record(record)
