@@ -209,6 +209,8 @@ class Board:
       has_moves(player) -> bool      whether `player` has a move here (ignoring whose turn it is)
       moves_of(player) -> list[Ply]  the moves `player` would have here (phase 2)
       Board.from_plies(plies)        a board with the plies (Ply or str tokens) pushed
+      Board.from_stacks(stacks, turn) a phase-2 position set up directly
+      fen() -> str                   the position in one line; == compares positions
 
     >>> b = Board()
     >>> b.push(Ply.parse("e3")); b.piece_to_place(), b.turn
@@ -236,6 +238,51 @@ class Board:
         board = cls()
         for ply in plies:
             board.push(ply if isinstance(ply, Ply) else Ply.parse(ply))
+        return board
+
+    @classmethod
+    def from_stacks(cls, stacks, turn: int = WHITE) -> "Board":
+        """A phase-2 position set up directly (for tests, puzzles, a board read off sensors).
+
+        stacks: 49 stacks in space order, or a mapping from space (index or name) to stack;
+        a stack is a tuple or string of piece codes, bottom first ('BDW' is White's).
+        The board counts as having made its 49 placements (ply_count 49, empty move_stack);
+        pop() cannot go back past the set-up. Nothing is removed at set-up.
+
+        >>> b = Board.from_stacks({"d3": "D", "f3": "BW", "g3": "B"}, turn=WHITE)
+        >>> [str(p) for p in b.legal_plies()], b.score()
+        (['f3d3'], (2, 1))
+        """
+        if isinstance(stacks, dict):
+            items = [(parse_space(k) if isinstance(k, str) else k, v) for k, v in stacks.items()]
+        else:
+            if len(stacks) != N_SPACES:
+                raise ValueError(f"expected {N_SPACES} stacks, got {len(stacks)}")
+            items = list(enumerate(stacks))
+        board = cls()
+        for space, stack in items:
+            stack = tuple(stack)
+            if any(c not in PIECES for c in stack):
+                raise ValueError(f"{SPACES[space]}: bad piece code in {stack!r} (use W, B, D)")
+            if not stack:
+                continue
+            p = S2P[space]
+            board._st[p] = stack
+            bit = 1 << p
+            board._occ |= bit
+            if len(stack) == 1:
+                board._one |= bit
+            if "D" in stack:
+                board._dv |= bit
+            if stack[-1] == "W":
+                board._w |= bit
+            elif stack[-1] == "B":
+                board._b |= bit
+            for i, c in enumerate(stack):
+                board._key ^= ZOBRIST[c][p * N_SPACES + i]
+        board.ply_count = N_PLACEMENTS
+        board.turn = turn
+        board._key ^= Z_PHASE2 ^ (Z_TURN if turn == BLACK else 0)
         return board
 
     # -- queries ----------------------------------------------------------------------------

@@ -1,0 +1,13 @@
+"""The examples in the docstrings of the rules, records, rendering and benchmark modules run."""
+
+import doctest
+
+import pytest
+
+from firmware_py import bench_rules, records, render, rules
+
+
+@pytest.mark.parametrize("module", [rules, records, render, bench_rules])
+def test_docstring_examples(module):
+    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0
