@@ -1,0 +1,296 @@
+"""A game session: the loop that wires a board (sensors, LEDs, buttons) to a controller and the
+game database.
+
+Each `step()` reads one frame, feeds it to the controller, stores what the controller commits
+(on disk *before* the LEDs acknowledge it), and shows the LED guidance when it changed. On start
+the session resumes the latest unfinished game of its store: the controller is built from the
+restored board and guides the players back if the pieces no longer match. A lost scanner link
+pauses play and shows `link_lost` until frames come back; nothing recorded is lost.
+
+Other front ends (the terminal, the web view) use a small API that is safe from any thread:
+
+- `state`: the `BoardState` to show (the controller's, or a `link_lost` copy of it)
+- `subscribe(callback) -> unsubscribe`: `callback(session)` runs in the loop after each change
+- `takeback()`, `new_game(tags)`, `confirm()`: queued, done by the loop at its next step
+- `rebuild`: after a takeback, one line per space to put back as it was ("e3: B W (top W)")
+- `game_id`, `store`, `resumed`, `link_lost`, `leds_shown` (the last LedFrame shown)
+
+>>> # session = Session(board.source, board.leds, Store(), make_controller)
+>>> # session.run()          # until Ctrl-C; then session.close() turns the LEDs off
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections import deque
+from typing import Callable
+
+from . import guidance
+from .errors import LinkLost
+from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
+from .rules import Board, Ply
+from .spaces import N_SPACES, SPACES
+from .state import BoardState
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+ACTIONS = ("undo", "new_game", "confirm")
+
+
+def describe_stack(stack: tuple[str, ...]) -> str:
+    """'B W (top W)' for a stack from the bottom up; 'empty' for none."""
+    if not stack:
+        return "empty"
+    return " ".join(stack) + f" (top {stack[-1]})"
+
+
+def rebuild_lines(before: Board, after: Board) -> list[str]:
+    """What to change on the board to go from position `before` to `after`: one line per space.
+
+    >>> b = Board.from_plies(["e3"]); a = Board()
+    >>> rebuild_lines(b, a)
+    ['e3: take it off (leave the space empty)']
+    """
+    lines = []
+    for s in range(N_SPACES):
+        old, new = before.stack(s), after.stack(s)
+        if old == new:
+            continue
+        if not new:
+            lines.append(f"{SPACES[s]}: take it off (leave the space empty)")
+        else:
+            lines.append(f"{SPACES[s]}: {describe_stack(new)}, bottom to top")
+    return lines
+
+
+class Session:
+    """One board, one controller, one game database.
+
+    source, leds, buttons: the board's `SensorSource`, `LedSink` and optional `ButtonSource`.
+    store: the game database (closed with the session when `own_store`).
+    make_controller(board): builds a controller for a game at `board` (a resumed game's
+        position, or a new `Board()`); the session sets its `on_commit` / `on_undo` hooks.
+    resume: continue the store's latest unfinished game instead of starting a new one.
+    tags: record tags of games this session starts.
+    """
+
+    def __init__(self, source: SensorSource, leds: LedSink, store: Store,
+                 make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
+                 *, resume: bool = True, tags: dict[str, str] | None = None,
+                 own_store: bool = True, clock: Callable[[], float] = time.monotonic):
+        self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
+        self.make_controller = make_controller
+        self.tags = dict(tags or {})
+        self.own_store = own_store
+        self.clock = clock
+        self.link_lost = False
+        self.rebuild: list[str] = []
+        self.leds_shown: LedFrame | None = None
+        self.resumed = False
+        self._actions: deque[str | tuple] = deque()
+        self._lock = threading.Lock()
+        self._subscribers: list[Callable[["Session"], None]] = []
+        self._snapshot = None
+        self._last_time = 0.0  # frame clock of the last frame
+        self._lost_at = 0.0    # our clock when the link was lost
+        self._closed = False
+        unfinished = store.unfinished() if resume else None
+        if unfinished is not None:
+            self.game_id = unfinished.id
+            board = store.board(unfinished.id)
+            self.resumed = True
+            log.info("resuming game %d at ply %d", self.game_id, board.ply_count)
+        else:
+            self.game_id = store.new_game(self.tags)
+            board = Board()
+        self._start_controller(board)
+
+    # -- the front ends' API ----------------------------------------------------------------------
+    @property
+    def state(self) -> BoardState:
+        """What to show now: the controller's state, or while the link is down a copy saying so."""
+        state = self.controller.state
+        if self.link_lost:
+            return dataclasses.replace(state, mode="link_lost",
+                                       message="scanner link lost: play paused")
+        return state
+
+    def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
+        """Call `callback(session)` after every change of state; returns the unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+        return unsubscribe
+
+    def takeback(self) -> None:
+        """Take back the last ply (done by the loop at its next step)."""
+        self._queue("undo")
+
+    def new_game(self, tags: dict[str, str] | None = None) -> None:
+        """Abandon the current game (kept in the store) and start a new one at the next step."""
+        self._queue(("new_game", dict(tags or self.tags)))
+
+    def confirm(self) -> None:
+        """The confirm button, from a front end."""
+        self._queue("confirm")
+
+    def _queue(self, action) -> None:
+        with self._lock:
+            self._actions.append(action)
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def step(self, timeout: float | None = 0.1) -> bool:
+        """Do queued actions and button presses, read one frame and feed it; update the LEDs.
+
+        Returns True when a frame was processed (False: none came in time, or the link is down).
+        """
+        self._do_actions()
+        got = False
+        try:
+            frame = self.source.read_frame(timeout)
+        except LinkLost as e:
+            if not self.link_lost:
+                log.warning("scanner link lost: %s", e)
+                self.link_lost = True
+                self._lost_at = self.clock()
+            frame = None
+        if frame is not None:
+            if self.link_lost:
+                log.info("scanner link back")
+                self.link_lost = False
+            self._last_time = frame.time
+            self.controller.feed(frame)
+            got = True
+        self._after_change()
+        return got
+
+    def run(self, stop: threading.Event | None = None, frames: int | None = None) -> None:
+        """Step until `stop` is set, `frames` frames were processed, or Ctrl-C; then close."""
+        done = 0
+        try:
+            while not (stop is not None and stop.is_set()):
+                if self.step() and frames is not None:
+                    done += 1
+                    if done >= frames:
+                        break
+        finally:
+            self.close()
+
+    def now(self) -> float:
+        """The clock the LEDs blink by: the frame clock, running on by ours while no frames come."""
+        if self.link_lost:
+            return self._last_time + (self.clock() - self._lost_at)
+        return self._last_time
+
+    def close(self) -> None:
+        """LEDs off, ports closed, database closed (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        for closing in (self._leds_off, self.leds.close, self.source.close,
+                        self.buttons.close if self.buttons else None,
+                        self.store.close if self.own_store else None):
+            if closing is None:
+                continue
+            try:
+                closing()
+            except Exception:  # one failing device must not keep the others open
+                log.exception("while closing")
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- inside -----------------------------------------------------------------------------------
+    def _start_controller(self, board: Board) -> None:
+        self.controller = self.make_controller(board)
+        self.controller.on_commit = self._on_commit
+        self.controller.on_undo = self._on_undo
+        self._stored = board.ply_count
+        self._finished = self.store.game(self.game_id).is_finished
+
+    def _on_commit(self, ply: Ply) -> None:
+        """The controller's commit hook: the ply is on disk when this returns."""
+        self.store.add_ply(self.game_id, ply, index=self._stored)
+        self._stored += 1
+        self.rebuild = []
+
+    def _on_undo(self) -> None:
+        """The controller's takeback hook: delete the stored ply, say what to rebuild."""
+        before = self.store.board(self.game_id)
+        if self.store.undo_ply(self.game_id) is None:
+            return
+        self._stored -= 1
+        after = before.copy()
+        after.pop()
+        self.rebuild = rebuild_lines(before, after)
+        log.info("took back %s; rebuild: %s", before.move_stack[-1], "; ".join(self.rebuild))
+
+    def _do_actions(self) -> None:
+        if self.buttons is not None:
+            for name in self.buttons.events():
+                self._do(name)
+        while True:
+            with self._lock:
+                if not self._actions:
+                    break
+                action = self._actions.popleft()
+            self._do(action)
+
+    def _do(self, action) -> None:
+        if isinstance(action, tuple) and action[0] == "new_game":
+            self._new_game(action[1])
+        elif action == "new_game":
+            self._new_game(self.tags)
+        elif action in ("undo", "confirm"):
+            self.controller.button(action)
+        else:
+            log.warning("unknown action %r ignored", action)
+
+    def _new_game(self, tags: dict[str, str]) -> None:
+        info = self.store.game(self.game_id)
+        if not info.is_finished:
+            self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
+                              else None)
+        self.game_id = self.store.new_game(tags)
+        self.rebuild = []
+        self.resumed = False
+        self._start_controller(Board())
+
+    def _after_change(self) -> None:
+        state = self.state
+        board = state.board
+        if board.is_over() != self._finished and board.ply_count == self._stored:
+            if board.is_over():
+                self.store.finish(self.game_id)
+            self._finished = board.is_over()  # a takeback reopens the game (the store did too)
+        frame = guidance.render(state, self.now())
+        if frame != self.leds_shown:
+            self.leds.show(frame)
+            self.leds_shown = frame
+        snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
+                    tuple(state.ask), tuple(state.error), tuple(state.missing),
+                    tuple(state.extra), state.hint, state.message, board.ply_count,
+                    self.game_id, tuple(self.rebuild))
+        if snapshot != self._snapshot:
+            self._snapshot = snapshot
+            with self._lock:
+                subscribers = list(self._subscribers)
+            for callback in subscribers:
+                try:
+                    callback(self)
+                except Exception:  # a broken viewer must not stop the game
+                    log.exception("subscriber failed")
+
+    def _leds_off(self) -> None:
+        self.leds.show(BLANK)
