@@ -159,6 +159,19 @@ def bits(b: int):
         b ^= low
 
 
+# Ready-made Ply objects, so that generating moves creates none. A move is coded internally as
+# ps << 6 | pd (padded bits); padded order is space order, so sorted codes are sorted plies.
+PLACE_PLY: tuple[Ply | None, ...] = tuple(Ply(-1, P2S[p]) if P2S[p] >= 0 else None
+                                          for p in range(W * 5))
+MOVE_PLY: list[Ply | None] = [None] * (64 * 64)
+for _ps in S2P:
+    for _h in range(1, MAX_MOBILE_HEIGHT + 1):
+        for _pd in range(W * 5):
+            if DEST[_ps][_h] >> _pd & 1:
+                MOVE_PLY[_ps << 6 | _pd] = Ply(P2S[_ps], P2S[_pd])
+del _ps, _h, _pd
+
+
 def _zobrist_table(seed: int) -> dict[str, list[int]]:
     import random
     rnd = random.Random(seed)
@@ -208,6 +221,7 @@ class Board:
     Additions beyond the contract:
       has_moves(player) -> bool      whether `player` has a move here (ignoring whose turn it is)
       moves_of(player) -> list[Ply]  the moves `player` would have here (phase 2)
+      mobility(player) -> (moves, mobile stacks)  counted cheaply, for evaluation in search
       Board.from_plies(plies)        a board with the plies (Ply or str tokens) pushed
       Board.from_stacks(stacks, turn) a phase-2 position set up directly
       fen() -> str                   the position in one line; == compares positions
@@ -231,7 +245,7 @@ class Board:
         self.move_stack: list[Ply] = []
         # One entry per push: (bitboards and key before, src stack, dst stack, removed {p: stack})
         self._undo: list[tuple] = []
-        self._gen = None  # cached internal move list of the player to move: [(ps, pd), ...]
+        self._gen = None  # cached sorted move codes (ps << 6 | pd) of the player to move
 
     @classmethod
     def from_plies(cls, plies) -> "Board":
@@ -317,19 +331,59 @@ class Board:
         return "W" if n % 2 == 0 else "B"
 
     def _moves(self, player: int) -> list[tuple[int, int]]:
-        """Internal moves (padded src, padded dst) of `player` in the current position."""
+        """`player`'s moves as sorted (padded src, padded dst) pairs (kept for callers of 0.1)."""
+        return [(c >> 6, c & 63) for c in self._move_codes(player)]
+
+    def mobility(self, player: int) -> tuple[int, int]:
+        """(moves, mobile stacks) of `player` here, counted without listing them (for search).
+
+        >>> Board.from_stacks({"d3": "D", "e3": "BW", "f3": "B", "g3": "W"}).mobility(WHITE)
+        (2, 2)
+        """
+        if self.ply_count < N_PLACEMENTS:
+            return (0, 0)
         occ = self._occ
         own = self._w if player == WHITE else self._b
-        mob = own & ~surrounded(occ)
+        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
+                      & (occ >> 13) & (occ << 13))
+        single = mob & self._one
+        moves = stacks = 0
+        if single:
+            moves = (((single << 1) & occ).bit_count() + ((single >> 1) & occ).bit_count()
+                     + ((single << 12) & occ).bit_count() + ((single >> 12) & occ).bit_count()
+                     + ((single << 13) & occ).bit_count() + ((single >> 13) & occ).bit_count())
+            stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12)
+                                | (occ >> 13) | (occ << 13))).bit_count()
+        tall = mob & ~self._one
+        st = self._st
+        while tall:
+            low = tall & -tall
+            ps = low.bit_length() - 1
+            tall ^= low
+            h = len(st[ps])
+            if h <= MAX_MOBILE_HEIGHT:
+                t = DEST[ps][h] & occ
+                if t:
+                    moves += t.bit_count()
+                    stacks += 1
+        return moves, stacks
+
+    def _move_codes(self, player: int) -> list[int]:
+        """Sorted codes (ps << 6 | pd) of `player`'s moves in the current position."""
+        occ = self._occ
+        own = self._w if player == WHITE else self._b
+        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
+                      & (occ >> 13) & (occ << 13))
         single = mob & self._one
         out = []
+        append = out.append
         if single:
             for d in DELTAS:
                 t = (single << d if d > 0 else single >> -d) & occ
                 while t:
                     low = t & -t
                     pd = low.bit_length() - 1
-                    out.append((pd - d, pd))
+                    append((pd - d) << 6 | pd)
                     t ^= low
         tall = mob & ~self._one
         st = self._st
@@ -340,24 +394,29 @@ class Board:
             h = len(st[ps])
             if h <= MAX_MOBILE_HEIGHT:
                 t = DEST[ps][h] & occ
+                base = ps << 6
                 while t:
                     lt = t & -t
-                    out.append((ps, lt.bit_length() - 1))
+                    append(base | (lt.bit_length() - 1))
                     t ^= lt
+        out.sort()
         return out
 
     def has_moves(self, player: int) -> bool:
         """Whether `player` could move in this position (phase 2), whoever is to move."""
         if self.ply_count < N_PLACEMENTS:
             return False
+        if player == self.turn and self._gen is not None:
+            return bool(self._gen)
         occ = self._occ
         own = self._w if player == WHITE else self._b
-        mob = own & ~surrounded(occ)
+        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
+                      & (occ >> 13) & (occ << 13))
         single = mob & self._one
         if single:
-            for d in DELTAS:
-                if (single << d if d > 0 else single >> -d) & occ:
-                    return True
+            if (((single << 1) | (single >> 1) | (single << 12) | (single >> 12)
+                 | (single << 13) | (single >> 13)) & occ):
+                return True
         tall = mob & ~self._one
         st = self._st
         while tall:
@@ -369,23 +428,31 @@ class Board:
                 return True
         return False
 
-    def _current_moves(self) -> list[tuple[int, int]]:
-        if self._gen is None:
-            self._gen = self._moves(self.turn)
-        return self._gen
+    def _current_moves(self) -> list[int]:
+        gen = self._gen
+        if gen is None:
+            gen = self._gen = self._move_codes(self.turn)
+        return gen
 
     def moves_of(self, player: int) -> list[Ply]:
         if self.ply_count < N_PLACEMENTS:
             return []
-        return sorted(Ply(P2S[a], P2S[b]) for a, b in self._moves(player))
+        return [MOVE_PLY[c] for c in self._move_codes(player)]
 
     def legal_plies(self) -> list[Ply]:
         if self.ply_count < N_PLACEMENTS:
+            out = []
             free = BOARD & ~self._occ
-            return [Ply(-1, P2S[p]) for p in sorted(bits(free), key=P2S.__getitem__)]
-        moves = self._current_moves()
-        if moves:
-            return sorted(Ply(P2S[a], P2S[b]) for a, b in moves)
+            while free:
+                low = free & -free
+                out.append(PLACE_PLY[low.bit_length() - 1])
+                free ^= low
+            return out
+        gen = self._gen
+        if gen is None:
+            gen = self._gen = self._move_codes(self.turn)
+        if gen:
+            return [MOVE_PLY[c] for c in gen]
         return [PASS] if self.has_moves(1 - self.turn) else []
 
     def is_legal(self, ply: Ply) -> bool:
@@ -412,9 +479,13 @@ class Board:
             return None
         if src < 0:
             return f"{ply} is a placement, but all pieces are placed"
-        ps, pd = S2P[src], S2P[dst]
-        if not self._current_moves() and not self.has_moves(1 - self.turn):
-            return "the game is over"
+        why = self._check_move(S2P[src], S2P[dst])
+        if why is not None and self.is_over():
+            return "the game is over"  # the clearest reason, whatever else is wrong
+        return why
+
+    def _check_move(self, ps: int, pd: int) -> str | None:
+        src, dst = P2S[ps], P2S[pd]
         own = self._w if self.turn == WHITE else self._b
         if not own >> ps & 1:
             if not self._occ >> ps & 1:
@@ -433,13 +504,13 @@ class Board:
     def mobile_stacks(self) -> list[int]:
         if self.ply_count < N_PLACEMENTS:
             return []
-        return sorted({P2S[a] for a, _ in self._current_moves()})
+        return sorted({P2S[c >> 6] for c in self._current_moves()})
 
     def destinations(self, src: int) -> list[int]:
         if self.ply_count < N_PLACEMENTS:
             return []
         ps = S2P[src]
-        return sorted(P2S[b] for a, b in self._current_moves() if a == ps)
+        return [P2S[c & 63] for c in self._current_moves() if c >> 6 == ps]
 
     def isolated_by(self, ply: Ply) -> list[int]:
         """Spaces whose stacks `ply` (a legal move) would cut off, without making it."""
@@ -550,7 +621,7 @@ class Board:
             else:
                 self._dv |= bit
             key ^= ZOBRIST[c][pd * N_SPACES]
-        self._undo.append((saved, old_src, old_dst, removed))
+        self._undo.append((saved, old_src, old_dst, removed, self._gen))
         self.move_stack.append(ply)
         self.ply_count += 1
         if self.ply_count == N_PLACEMENTS:
@@ -565,7 +636,7 @@ class Board:
         """Undo the last push exactly; returns the ply undone. IndexError when nothing to undo."""
         if not self._undo:
             raise IndexError("pop from a board with no plies")
-        saved, old_src, old_dst, removed = self._undo.pop()
+        saved, old_src, old_dst, removed, gen = self._undo.pop()
         ply = self.move_stack.pop()
         if self.ply_count != N_PLACEMENTS:
             self.turn ^= 1
@@ -580,7 +651,7 @@ class Board:
             st[S2P[dst]] = old_dst
         elif dst >= 0:
             st[S2P[dst]] = ()
-        self._gen = None
+        self._gen = gen
         return ply
 
     def copy(self) -> "Board":

@@ -37,6 +37,11 @@ def play_both(seed: int) -> None:
         assert legal == expected_plies(ref), (seed, board.ply_count)
         assert board.turn == ref.turn and board.score() == ref.score()
         assert board.stacks() == [tuple(s) for s in ref.stacks]
+        if not ref.placing():
+            for player in (WHITE, BLACK):
+                moves = ref.moves(player)
+                assert board.mobility(player) == (len(moves), len({s for s, _ in moves}))
+                assert board.has_moves(player) == bool(moves)
         # equal positions have equal keys (and, with 64 bits, unequal ones differ)
         pos = (board.fen().rsplit(" ", 1)[0], board.phase)
         assert keys.setdefault(board.key(), pos) == pos
