@@ -1,0 +1,356 @@
+"""The serial scanner: a microcontroller streaming sensor frames over USB serial (pyserial),
+which also drives the LED chain. Speaks `hw.protocol`.
+
+`SerialScanner` is both the `SensorSource` and the `LedSink` of a board with a scanner::
+
+    >>> scanner = SerialScanner.from_profile(load_profile())     # doctest: +SKIP
+    >>> frame = scanner.read_frame(timeout=0.1)                  # doctest: +SKIP
+    >>> scanner.show(led_frame); scanner.stats.bad_crc           # doctest: +SKIP
+
+Nothing on the wire can crash it: garbage, cut packets, bad CRCs, unknown messages and gaps in
+the sequence numbers are dropped and counted in ``scanner.stats``. When the port vanishes (USB
+unplugged) `read_frame` raises `LinkLost`; later calls try to reopen the port with a growing
+back-off (0.1 s doubling up to the profile's ``reopen_max_s``) and raise `LinkLost` until it is
+back, then frames simply resume. LED frames shown while the link is down are kept, and the last
+one is sent again on reconnection.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+
+import serial
+from serial.tools import list_ports as _list_ports
+
+from firmware_py.errors import LinkLost
+from firmware_py.interfaces import LedFrame, SensorFrame
+from firmware_py.spaces import N_SPACES
+
+from . import protocol
+from .leds import ChainEncoder
+
+RP2040_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
+FIRST_BACKOFF = 0.1
+READ_QUANTUM = 0.02  # longest single blocking read: read_frame's timeout may overshoot by this
+
+
+@dataclass
+class LinkStats:
+    """What the link has seen since it was created (reconnections included)."""
+
+    frames: int = 0  # sensor frames delivered
+    packets: int = 0  # good packets of any type
+    garbage_bytes: int = 0  # bytes not in any good packet
+    truncated: int = 0  # packets cut short or not valid COBS
+    bad_crc: int = 0
+    bad_version: int = 0
+    too_long: int = 0
+    gaps: int = 0  # jumps in the scanner's sequence numbers
+    lost: int = 0  # packets missing in those jumps
+    bad_frames: int = 0  # sensor frames with a wrong body or too few channels
+    unknown: int = 0  # packets of a type we do not use
+    scanner_errors: int = 0  # ERROR packets from the scanner
+    led_frames: int = 0  # LED frames sent
+    write_errors: int = 0
+    link_losses: int = 0
+    reconnects: int = 0
+    last_error: str = ""
+    scanner: dict = field(default_factory=dict)  # the scanner's HELLO (name, adc_bits, ...)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def list_ports() -> list[dict]:
+    """The machine's serial ports, likely scanners (an RP2040's USB VID) first.
+
+    Each: device, description, hwid, vid, pid, serial_number, manufacturer, likely_scanner.
+    """
+    ports = []
+    for info in _list_ports.comports():
+        ports.append({
+            "device": info.device, "description": info.description, "hwid": info.hwid,
+            "vid": info.vid, "pid": info.pid, "serial_number": info.serial_number,
+            "manufacturer": info.manufacturer, "likely_scanner": info.vid == RP2040_VID,
+        })
+    return sorted(ports, key=lambda p: (not p["likely_scanner"], p["device"]))
+
+
+class SerialScanner:
+    """SensorSource and LedSink over a scanner link.
+
+    channels: the scanner channel of each space (space-index order), from the profile.
+    encoder: makes the LED chain's bytes; None for a scanner without LEDs.
+    clock/sleep: the host's monotonic clock and sleep (tests pass fakes to step the back-off).
+    """
+
+    def __init__(self, port: str, channels: tuple[int, ...] = tuple(range(N_SPACES)),
+                 adc_max: int = 4095, encoder: ChainEncoder | None = None, *,
+                 baud: int = 921600, rate_hz: int | None = None, oversample: int | None = None,
+                 reopen_max_s: float = 5.0, clock=time.monotonic, sleep=time.sleep):
+        if len(channels) != N_SPACES:
+            raise ValueError(f"need the channel of each of the {N_SPACES} spaces")
+        self.port_name = port
+        self.channels = tuple(channels)
+        self.adc_max = adc_max
+        self.encoder = encoder
+        self.baud = baud
+        self.rate_hz = rate_hz
+        self.oversample = oversample
+        self.reopen_max_s = reopen_max_s
+        self._clock, self._sleep = clock, sleep
+        self.stats = LinkStats()
+        self._decoder = protocol.Decoder()
+        self._tracker = protocol.SeqTracker()
+        self._encoder = protocol.Encoder()
+        self._pending: deque[SensorFrame] = deque()
+        self._replies: deque[protocol.Message] = deque()  # HELLO/PONG for hello() and ping()
+        self._port: serial.Serial | None = None
+        self._closed = False
+        self._backoff = FIRST_BACKOFF
+        self._next_attempt = 0.0
+        self._seq = -1
+        self._t_offset: float | None = None
+        self._t_last_us = 0
+        self._t_wraps = 0
+        self._last_time = float("-inf")
+        self._last_chain: bytes | None = None
+        self._ping_token = 0
+        self._open()
+
+    @classmethod
+    def from_profile(cls, profile, port: str | None = None, **kwargs) -> SerialScanner:
+        s = profile.scanner
+        encoder = ChainEncoder.from_profile(profile) if profile.leds.driver == "serial" else None
+        return cls(port or s.port, profile.channels, profile.adc.max, encoder, baud=s.baud,
+                   rate_hz=s.rate_hz, oversample=profile.sensor.oversample,
+                   reopen_max_s=s.reopen_max_s, **kwargs)
+
+    # ------------------------------------------------------------------ the connection
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None
+
+    def _open(self) -> bool:
+        try:
+            # A fixed short read timeout: changing it per call would reconfigure the tty.
+            port = serial.serial_for_url(self.port_name, self.baud, timeout=READ_QUANTUM,
+                                         write_timeout=0.5, do_not_open=True)
+            port.exclusive = True  # a second program on the port garbles both
+            port.open()
+        except (serial.SerialException, OSError, ValueError) as exc:
+            self.stats.last_error = f"cannot open {self.port_name}: {exc}"
+            self._next_attempt = self._clock() + self._backoff
+            self._backoff = min(self._backoff * 2, self.reopen_max_s)
+            return False
+        self._port = port
+        self._backoff = FIRST_BACKOFF
+        self._decoder.resync()
+        self._tracker.reset()
+        self._t_offset = None
+        self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
+        if self.rate_hz is not None:
+            self._send(protocol.SET_RATE, protocol.rate_body(self.rate_hz))
+        if self.oversample is not None:
+            self._send(protocol.SET_OVERSAMPLE, protocol.oversample_body(self.oversample))
+        if self._last_chain is not None:  # the scanner may have restarted: repaint
+            self._send(protocol.LED_FRAME, self._last_chain)
+        return self._port is not None
+
+    def _lose(self, exc: BaseException) -> LinkLost:
+        """Close a failed port; the caller raises the returned LinkLost."""
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # closing a vanished device may fail too; it is gone either way
+                pass
+            self.stats.link_losses += 1
+        self.stats.last_error = f"{self.port_name}: {exc}"
+        self._pending.clear()
+        self._backoff = FIRST_BACKOFF
+        self._next_attempt = self._clock() + self._backoff
+        return LinkLost(f"scanner link lost ({self.stats.last_error}); reopening")
+
+    def _ensure_open(self, deadline: float | None) -> None:
+        """Reopen a lost port when its back-off has passed; LinkLost if it stays down."""
+        tried = False
+        while self._port is None:
+            if self._closed:
+                raise LinkLost("the scanner link is closed")
+            now = self._clock()
+            wait = self._next_attempt - now
+            if wait > 0:
+                if tried or (deadline is not None and self._next_attempt > deadline):
+                    raise LinkLost(f"scanner link down ({self.stats.last_error}); "
+                                   f"next try in {wait:.1f} s")
+                self._sleep(wait)
+            tried = True
+            if self._open():
+                self.stats.reconnects += 1
+
+    def _send(self, kind: int, body: bytes) -> None:
+        if self._port is None:
+            return
+        try:
+            self._port.write(self._encoder.packet(kind, body))
+        except serial.SerialTimeoutException:
+            self.stats.write_errors += 1  # nobody reading: drop, the next frame replaces it
+        except (serial.SerialException, OSError) as exc:
+            self.stats.write_errors += 1
+            self._lose(exc)  # read_frame reports it
+
+    # ------------------------------------------------------------------ SensorSource
+
+    def read_frame(self, timeout: float | None = None) -> SensorFrame | None:
+        """The next sensor frame, None after `timeout` seconds, LinkLost while the link is down."""
+        deadline = None if timeout is None else self._clock() + timeout
+        while True:
+            self._ensure_open(deadline)
+            if self._pending:
+                return self._pending.popleft()
+            remaining = None if deadline is None else deadline - self._clock()
+            if remaining is not None and remaining <= 0:
+                return None
+            data = self._read()
+            if data:
+                self.feed(data)
+
+    def _read(self) -> bytes:
+        """What has arrived, or up to one byte within READ_QUANTUM."""
+        port = self._port
+        try:
+            return port.read(port.in_waiting or 1)
+        except (serial.SerialException, OSError, TypeError) as exc:
+            # TypeError: pyserial's read on a port closed under it by another thread
+            raise self._lose(exc) from None
+
+    def feed(self, data: bytes) -> None:
+        """Handle received bytes: queue their sensor frames, count everything else."""
+        for message in self._decoder.feed(data):
+            self.stats.packets += 1
+            missing = self._tracker.check(message.seq)
+            kind = message.kind
+            if kind == protocol.SENSOR_FRAME:
+                self._sensor(message, missing)
+            elif kind == protocol.HELLO:
+                self._hello(message)
+            elif kind == protocol.PONG:
+                self._replies.append(message)
+            elif kind == protocol.ERROR:
+                self.stats.scanner_errors += 1
+                try:
+                    code, detail = protocol.parse_error(message.body)
+                    self.stats.last_error = f"scanner error {code}: {detail}"
+                except ValueError:
+                    pass
+            else:
+                self.stats.unknown += 1
+        d, s = self._decoder, self.stats
+        s.garbage_bytes, s.truncated, s.bad_crc = d.garbage_bytes, d.truncated, d.bad_crc
+        s.bad_version, s.too_long = d.bad_version, d.too_long
+        s.gaps, s.lost = self._tracker.gaps, self._tracker.lost
+
+    def _sensor(self, message: protocol.Message, missing: int) -> None:
+        try:
+            time_us, readings = protocol.parse_sensor(message.body)
+            raw = tuple([readings[c] for c in self.channels])
+        except (ValueError, IndexError):
+            self.stats.bad_frames += 1
+            return
+        self._seq = (self._seq + 1 + missing) & 0xFFFF
+        self._pending.append(SensorFrame(self._seq, self._frame_time(time_us), raw))
+        self.stats.frames += 1
+
+    def _frame_time(self, time_us: int) -> float:
+        """Scanner microseconds (u32, wrapping) as seconds on the host's monotonic clock."""
+        if self._t_offset is None:  # new connection: anchor the scanner clock to ours
+            self._t_wraps, self._t_last_us = 0, time_us
+            self._t_offset = self._clock() - time_us / 1e6
+        elif time_us < self._t_last_us:
+            self._t_wraps += 1
+        self._t_last_us = time_us
+        t = self._t_offset + (self._t_wraps * 2**32 + time_us) / 1e6
+        t = max(t, self._last_time + 1e-6)  # never backwards, whatever the scanner does
+        self._last_time = t
+        return t
+
+    def _hello(self, message: protocol.Message) -> None:
+        try:
+            info = protocol.parse_hello(message.body)
+        except ValueError:
+            self.stats.bad_frames += 1
+            return
+        self.stats.scanner = info
+        self._replies.append(message)
+
+    # ------------------------------------------------------------------ LedSink
+
+    def show(self, frame: LedFrame) -> None:
+        """Send `frame` to the scanner's LED chain (kept for later if the link is down)."""
+        if self.encoder is None:
+            return
+        chain = bytes(self.encoder.encode(frame))
+        self._last_chain = chain
+        if self._port is not None:
+            self._send(protocol.LED_FRAME, chain)
+            self.stats.led_frames += 1
+
+    # ------------------------------------------------------------------ diagnostics
+
+    def _await_reply(self, kind: int, timeout: float, match=None) -> protocol.Message | None:
+        deadline = self._clock() + timeout
+        while True:
+            for message in list(self._replies):
+                if message.kind == kind and (match is None or match(message)):
+                    self._replies.remove(message)
+                    return message
+            remaining = deadline - self._clock()
+            if remaining <= 0 or self._port is None:
+                return None
+            data = self._read()
+            if data:
+                self.feed(data)  # sensor frames meanwhile stay queued for read_frame
+
+    def hello(self, timeout: float = 2.0) -> dict | None:
+        """Ask the scanner who it is: its HELLO as a dict, or None if it did not answer."""
+        self._ensure_open(self._clock() + timeout)
+        self._replies.clear()
+        self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
+        reply = self._await_reply(protocol.HELLO, timeout)
+        return None if reply is None else protocol.parse_hello(reply.body)
+
+    def ping(self, timeout: float = 1.0) -> tuple[float, list[int]] | None:
+        """Round trip in seconds and the scanner's receive counters, or None on no answer."""
+        self._ensure_open(self._clock() + timeout)
+        self._ping_token = token = (self._ping_token + 1) & 0xFFFFFFFF
+        start = self._clock()
+        self._send(protocol.PING, protocol.ping_body(token))
+        reply = self._await_reply(protocol.PONG, timeout,
+                                  lambda m: protocol.parse_pong(m.body)[0] == token)
+        if reply is None:
+            return None
+        return self._clock() - start, protocol.parse_pong(reply.body)[1]
+
+    def set_rate(self, frames_per_second: int) -> None:
+        self.rate_hz = frames_per_second
+        self._send(protocol.SET_RATE, protocol.rate_body(frames_per_second))
+
+    # ------------------------------------------------------------------ both
+
+    def close(self) -> None:
+        """Blank the LEDs, close the port (idempotent)."""
+        if self._closed:
+            return
+        if self._port is not None and self.encoder is not None:
+            self._send(protocol.LED_FRAME, bytes(3 * self.encoder.count))
+        self._closed = True
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:
+                pass
