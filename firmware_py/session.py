@@ -12,7 +12,7 @@ Other front ends (the terminal, the web view) use a small API that is safe from 
 - `state`: the `BoardState` to show (the controller's, or a `link_lost` copy of it)
 - `subscribe(callback) -> unsubscribe`: `callback(session)` runs in the loop after each change
 - `takeback()`, `new_game(tags)`, `confirm()`: queued, done by the loop at its next step
-- `rebuild`: after a takeback, one line per space to put back as it was ("e3: B W (top W)")
+- `rebuild`: after a takeback, one line per space to put back ("e3: B D W (bottom to top)")
 - `game_id`, `store`, `resumed`, `link_lost`, `leds_shown` (the last LedFrame shown)
 
 >>> # session = Session(board.source, board.leds, Store(), make_controller)
@@ -38,22 +38,22 @@ from .store import Store
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("undo", "new_game", "confirm")
 
 
 def describe_stack(stack: tuple[str, ...]) -> str:
-    """'B W (top W)' for a stack from the bottom up; 'empty' for none."""
+    """A stack in words: 'empty', 'one W', or 'B D W (bottom to top)'."""
     if not stack:
         return "empty"
-    return " ".join(stack) + f" (top {stack[-1]})"
+    if len(stack) == 1:
+        return f"one {stack[0]}"
+    return " ".join(stack) + " (bottom to top)"
 
 
 def rebuild_lines(before: Board, after: Board) -> list[str]:
     """What to change on the board to go from position `before` to `after`: one line per space.
 
-    >>> b = Board.from_plies(["e3"]); a = Board()
-    >>> rebuild_lines(b, a)
-    ['e3: take it off (leave the space empty)']
+    >>> rebuild_lines(Board.from_plies(["e3", "f3"]), Board.from_plies(["e3"]))
+    ['f3: take it off (leave the space empty)']
     """
     lines = []
     for s in range(N_SPACES):
@@ -63,7 +63,7 @@ def rebuild_lines(before: Board, after: Board) -> list[str]:
         if not new:
             lines.append(f"{SPACES[s]}: take it off (leave the space empty)")
         else:
-            lines.append(f"{SPACES[s]}: {describe_stack(new)}, bottom to top")
+            lines.append(f"{SPACES[s]}: {describe_stack(new)}")
     return lines
 
 
@@ -76,7 +76,10 @@ class Session:
         position, or a new `Board()`); the session sets its `on_commit` / `on_undo` hooks.
     resume: continue the store's latest unfinished game instead of starting a new one.
     tags: record tags of games this session starts.
+    clock: seconds, for blinking while no frames come and for noticing outside takebacks.
     """
+
+    POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
 
     def __init__(self, source: SensorSource, leds: LedSink, store: Store,
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
@@ -98,6 +101,7 @@ class Session:
         self._last_time = 0.0  # frame clock of the last frame
         self._lost_at = 0.0    # our clock when the link was lost
         self._closed = False
+        self._polled = -self.POLL_SECONDS
         unfinished = store.unfinished() if resume else None
         if unfinished is not None:
             self.game_id = unfinished.id
@@ -152,6 +156,7 @@ class Session:
 
         Returns True when a frame was processed (False: none came in time, or the link is down).
         """
+        self._poll_store()
         self._do_actions()
         got = False
         try:
@@ -216,25 +221,42 @@ class Session:
         self.controller = self.make_controller(board)
         self.controller.on_commit = self._on_commit
         self.controller.on_undo = self._on_undo
-        self._stored = board.ply_count
+        self._plies = list(board.move_stack)  # what the store holds for this game
+        self._external_undos = 0
         self._finished = self.store.game(self.game_id).is_finished
 
     def _on_commit(self, ply: Ply) -> None:
         """The controller's commit hook: the ply is on disk when this returns."""
-        self.store.add_ply(self.game_id, ply, index=self._stored)
-        self._stored += 1
+        self.store.add_ply(self.game_id, ply, index=len(self._plies))
+        self._plies.append(ply)
         self.rebuild = []
 
     def _on_undo(self) -> None:
         """The controller's takeback hook: delete the stored ply, say what to rebuild."""
-        before = self.store.board(self.game_id)
-        if self.store.undo_ply(self.game_id) is None:
+        if not self._plies:
             return
-        self._stored -= 1
+        if self._external_undos:  # `dvonn-board games takeback` already deleted it
+            self._external_undos -= 1
+        else:
+            self.store.undo_ply(self.game_id)
+        before = Board.from_plies(self._plies)
         after = before.copy()
         after.pop()
+        self._plies.pop()
         self.rebuild = rebuild_lines(before, after)
         log.info("took back %s; rebuild: %s", before.move_stack[-1], "; ".join(self.rebuild))
+
+    def _poll_store(self) -> None:
+        """Notice takebacks made in the database by another process (the `games` command)."""
+        now = self.clock()
+        if now - self._polled < self.POLL_SECONDS:
+            return
+        self._polled = now
+        stored = self.store.game(self.game_id).ply_count
+        missing = len(self._plies) - self._external_undos - stored
+        for _ in range(max(0, missing)):
+            self._external_undos += 1
+            self._queue("undo")
 
     def _do_actions(self) -> None:
         if self.buttons is not None:
@@ -270,7 +292,7 @@ class Session:
     def _after_change(self) -> None:
         state = self.state
         board = state.board
-        if board.is_over() != self._finished and board.ply_count == self._stored:
+        if board.is_over() != self._finished and board.ply_count == len(self._plies):
             if board.is_over():
                 self.store.finish(self.game_id)
             self._finished = board.is_over()  # a takeback reopens the game (the store did too)

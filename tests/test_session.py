@@ -282,10 +282,10 @@ def test_rebuild_lines_for_a_move_with_removals():
     ply = after.pop()
     lines = dict(line.split(": ", 1) for line in rebuild_lines(before, after))
     # The source gets its stack back, the destination its old stack, the removed stacks return.
-    assert lines[SPACES[ply.src]].startswith(" ".join(after.stack(ply.src)))
-    assert lines[SPACES[ply.dst]].startswith(" ".join(after.stack(ply.dst)))
-    for space, stack in before.last_removed.items():
-        assert lines[SPACES[space]] == f"{' '.join(stack)} (top {stack[-1]}), bottom to top"
+    for space in [ply.src, ply.dst, *before.last_removed]:
+        stack = after.stack(space)
+        assert lines[SPACES[space]] == (f"one {stack[0]}" if len(stack) == 1 else
+                                        " ".join(stack) + " (bottom to top)")
 
 
 # -- a pulled plug: the session process is killed, a new one resumes from the same file ---------
@@ -331,4 +331,28 @@ def test_resume_after_the_plug_is_pulled_and_guide_the_players_back(tmp_path):
     run_script(session)
     assert session.state.mode == "idle"
     assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS + ["d1"]
+    session.close()
+
+
+def test_takeback_from_the_games_command_reaches_a_running_session(tmp_path, capsys):
+    from firmware_py.cli import main
+    db = tmp_path / "g.sqlite3"
+    t = [0.0]
+    session = make_session(db, [set()] + placements(TOKENS[:4]), clock=lambda: t[0])
+    run_script(session)
+    assert main(["games", "takeback", "--db", str(db)]) == 0
+    assert "a1: take it off" in capsys.readouterr().out
+    session.source.script = [placements(TOKENS[:4])[-1]]
+    session.step(0)
+    assert session.state.board.ply_count == 4  # not yet looked: the store is polled each second
+    t[0] += session.POLL_SECONDS
+    session.source.script = [placements(TOKENS[:4])[-1]]
+    session.step(0)
+    assert session.state.board.ply_count == 3 and session.state.mode == "unexplained"
+    assert session.rebuild == ["a1: take it off (leave the space empty)"]
+    assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3]  # once only
+    session.source.script = [placements(TOKENS[:3])[-1], placements(TOKENS[:3] + ["h1"])[-1]]
+    t[0] += session.POLL_SECONDS
+    run_script(session)
+    assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3] + ["h1"]
     session.close()

@@ -1,0 +1,119 @@
+"""`dvonn-board games list|export ID|takeback`: the stored games.
+
+    dvonn-board games list [--json]              every game: id, start, plies, result, players
+    dvonn-board games export ID [--out FILE]     one game in our record format
+    dvonn-board games takeback [ID]              take back the last ply of the unfinished game
+
+`--db FILE` (or `$DVONN_BOARD_DB`) picks the database; the default lives in the user's data
+directory. A takeback while `dvonn-board play` runs is picked up by the board within a second.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import StoreError
+from ..render import render
+from ..session import rebuild_lines
+from ..store import ENV_VAR, Store
+
+ORDER = 40
+
+
+def add_db_argument(parser) -> None:
+    parser.add_argument("--db", metavar="FILE", default=None,
+                        help=f"the game database (default: ${ENV_VAR}, else games.sqlite3 in "
+                             "the user's data directory)")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("games", help="list, export or take back stored games",
+                              description="The games stored by `dvonn-board play` and `sim`.")
+    sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
+    ls = sub.add_parser("list", help="list every stored game")
+    ls.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    ex = sub.add_parser("export", help="write a game in our record format")
+    ex.add_argument("id", type=int, metavar="ID")
+    ex.add_argument("--out", metavar="FILE", default=None, help="write here instead of stdout")
+    tb = sub.add_parser("takeback", help="take back the last ply of a game")
+    tb.add_argument("id", type=int, metavar="ID", nargs="?", default=None,
+                    help="the game (default: the unfinished one)")
+    for q in (p, ls, ex, tb):
+        add_db_argument(q)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    db = getattr(args, "db", None)
+    try:
+        with Store(db) as store:
+            return {"list": _list, "export": _export, "takeback": _takeback}[
+                args.games_command](store, args)
+    except StoreError as e:
+        print(f"dvonn-board games: {e}", file=sys.stderr)
+        return 1
+
+
+def _players(tags: dict[str, str]) -> str:
+    white, black = tags.get("White"), tags.get("Black")
+    return f"{white or '?'} - {black or '?'}" if white or black else ""
+
+
+def _list(store: Store, args) -> int:
+    games = store.games()
+    if args.json:
+        for g in games:
+            print(json.dumps({"id": g.id, "started": g.started, "finished": g.finished,
+                              "plies": g.ply_count, "result": g.result, "tags": g.tags}))
+        return 0
+    table = Table(title=f"games in {store.path}", title_justify="left")
+    for column in ("id", "started (UTC)", "plies", "result", "players", "event"):
+        table.add_column(column)
+    for g in games:
+        table.add_row(str(g.id), g.started[:19].replace("T", " "), str(g.ply_count),
+                      g.result or "unfinished", _players(g.tags), g.tags.get("Event", ""))
+    Console().print(table if games else f"no games in {store.path}")
+    return 0
+
+
+def _export(store: Store, args) -> int:
+    text = store.export(args.id)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(f"dvonn-board games export: --out {args.out}: {e}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _takeback(store: Store, args) -> int:
+    if args.id is None:
+        info = store.unfinished()
+        if info is None:
+            print("dvonn-board games takeback: no unfinished game (give an ID)", file=sys.stderr)
+            return 1
+        game_id = info.id
+    else:
+        game_id = args.id
+    before = store.board(game_id)
+    ply = store.undo_ply(game_id)
+    if ply is None:
+        print(f"dvonn-board games takeback: game {game_id} has no ply to take back",
+              file=sys.stderr)
+        return 1
+    after = before.copy()
+    after.pop()
+    console = Console()
+    console.print(f"game {game_id}: took back ply {before.ply_count} ({ply}). Rebuild:")
+    for line in rebuild_lines(before, after):
+        console.print(f"  {line}")
+    console.print(render(after))
+    return 0

@@ -1,0 +1,68 @@
+"""`dvonn-board games list|export|takeback` through the real entry point, on real SQLite files."""
+
+import json
+
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.records import read_file
+from firmware_py.store import ENV_VAR, Store
+from tests.test_guidance import random_game
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    path = tmp_path / "games.sqlite3"
+    monkeypatch.setenv(ENV_VAR, str(path))  # the default the commands fall back to
+    with Store(path) as store:
+        finished = store.new_game({"White": "Ann", "Black": "Bob", "Event": "Club night"})
+        for ply in random_game(2).move_stack:
+            store.add_ply(finished, ply)
+        store.finish(finished)
+        going = store.new_game()
+        for ply in random_game(3).move_stack[:20]:
+            store.add_ply(going, ply)
+    return path
+
+
+def test_list_json_and_table(db, capsys):
+    assert main(["games", "list", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["id"], r["plies"], r["result"]) for r in rows] == [
+        (1, random_game(2).ply_count, "1-0"), (2, 20, None)]
+    assert rows[0]["tags"]["White"] == "Ann"
+    assert main(["games", "list", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann - Bob" in out and "unfinished" in out and "Club night" in out
+
+
+def test_export_round_trips_through_our_record_reader(db, tmp_path, capsys):
+    out = tmp_path / "game1.txt"
+    assert main(["games", "export", "1", "--out", str(out)]) == 0
+    [game] = read_file(out)
+    assert game.plies == random_game(2).move_stack
+    assert game.tags["Event"] == "Club night" and game.tags["Result"] == "1-0"
+    assert main(["games", "export", "2"]) == 0
+    assert '[Result "*"]' in capsys.readouterr().out
+
+
+def test_takeback_of_the_unfinished_game_prints_what_to_rebuild(db, capsys):
+    game = random_game(3)
+    assert main(["games", "takeback"]) == 0
+    out = capsys.readouterr().out
+    last = game.move_stack[19]
+    assert f"took back ply 20 ({last})" in out and "Rebuild:" in out
+    with Store(db) as store:
+        assert store.plies(2) == game.move_stack[:19]
+
+
+def test_errors_name_what_is_wrong(db, tmp_path, capsys):
+    assert main(["games", "export", "9"]) == 1
+    assert "no game 9" in capsys.readouterr().err
+    empty = tmp_path / "empty.sqlite3"
+    assert main(["games", "takeback", "--db", str(empty)]) == 1
+    assert "no unfinished game" in capsys.readouterr().err
+    assert main(["games", "list", "--db", str(empty)]) == 0
+    assert "no games" in capsys.readouterr().out
+    assert main(["games", "export", "1", "--out", str(tmp_path / "no" / "dir" / "x")]) == 1
+    assert "--out" in capsys.readouterr().err
