@@ -171,7 +171,8 @@ def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
             while True:
                 grow = (reach | (reach << 1) | (reach >> 1) | (reach << 12) | (reach >> 12)
                         | (reach << 13) | (reach >> 13)) & occ
-                if grow == reach:
+                if grow == reach or grow == occ:  # stuck, or everything reached already
+                    reach = grow
                     break
                 reach = grow
             if reach != occ:  # remove everything not linked to a DVONN piece

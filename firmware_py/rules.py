@@ -146,8 +146,8 @@ def linked(occ: int, dv: int) -> int:
     while True:
         grow = (reach | (reach << 1) | (reach >> 1) | (reach << 12) | (reach >> 12)
                 | (reach << 13) | (reach >> 13)) & occ
-        if grow == reach:
-            return reach
+        if grow == reach or grow == occ:
+            return grow
         reach = grow
 
 
