@@ -198,11 +198,19 @@ def _parse_json(data, text: str):
 
 def replay_tokens(tokens: list[Token], tags: dict[str, str] | None = None) -> GameRecord:
     """Play `tokens` from the empty board; the GameRecord, or PartialGame at the first bad one."""
+    return _replay(tokens, tags)[0]
+
+
+def _replay(tokens: list[Token], tags: dict[str, str] | None) -> tuple[GameRecord, Board]:
     board = Board()
     resigned = None
     tags = dict(tags or {})
     for number, tok in enumerate(tokens, 1):
+        start = board.ply_count
+
         def fail(why: str) -> PartialGame:
+            while board.ply_count > start:  # a pass or 49th placement put back for this token
+                board.pop()
             where = f"line {tok.line}, " if tok.line is not None else ""
             return PartialGame(f"{where}ply {number} ({tok.text!r}): {why}", ply=number,
                                token=tok.text, line=tok.line, board=board)
@@ -241,8 +249,9 @@ def replay_tokens(tokens: list[Token], tags: dict[str, str] | None = None) -> Ga
         if why is not None:
             raise fail(why)
         board._push(ply)
-    return GameRecord(tags=tags, plies=list(board.move_stack), resigned=resigned,
-                      tokens=len(tokens))
+    record = GameRecord(tags=tags, plies=list(board.move_stack), resigned=resigned,
+                        tokens=len(tokens))
+    return record, board
 
 
 def replay_file(path: str | Path) -> list[tuple[GameRecord | None, Board, RecordError | None]]:
@@ -260,11 +269,11 @@ def replay_file(path: str | Path) -> list[tuple[GameRecord | None, Board, Record
     out = []
     for tags, tokens in parsed:
         try:
-            record = replay_tokens(tokens, tags)
+            record, board = _replay(tokens, tags)
         except PartialGame as e:
             out.append((None, e.board, e))
             continue
-        out.append((record, record.board(), None))
+        out.append((record, board, None))
     return out
 
 

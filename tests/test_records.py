@@ -143,3 +143,9 @@ def test_replay_file_reports_partial_board_and_unreadable_files(tmp_path):
     assert record is None and board.ply_count == 3 and (error.ply, error.line) == (4, 2)
     [(record, board, error)] = replay_file(tmp_path / "missing.txt")
     assert record is None and "cannot read" in str(error)
+
+
+def test_a_bad_token_after_the_omitted_49th_placement_leaves_48_plies():
+    board = random_game(6)
+    e = bad(" ".join([str(p) for p in board.move_stack[:48]] + ["a1k5"]))
+    assert (e.ply, e.token) == (49, "a1k5") and e.board.ply_count == 48
