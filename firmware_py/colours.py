@@ -9,7 +9,8 @@ pattern    what the LED does                            what it says
 =========  ===========================================  =====================================
 steady     on                                           "this one": whose pieces, the source,
                                                         a stack that belongs here, the winner
-wink       on, dark for a moment once a second           Black to play (White is steady)
+wink       on, dark for a moment once a second           "this one", told apart from steady:
+                                                        Black to play (White is steady)
 slow       on half a second, off half a second           "you may go here"
 double     two short flashes, then dark                  "take this off"
 flash      one short flash a second                      a question or a suggestion
