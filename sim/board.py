@@ -1,0 +1,263 @@
+"""The simulated board: the ground truth (pieces on spaces, in a hand, knocked aside, removed)
+and the in-process backend that turns it into sensor frames and receives LED frames.
+
+`SimBoard` implements `firmware_py.interfaces.SensorSource` (each `read_frame` advances the
+simulated clock by one frame period, 10 ms on the reference board, and returns that frame) and
+`LedSink` (the last `LedFrame` is kept in `leds`, with a short history for reading blink
+patterns). Everything the controller may know goes through those two interfaces; the truth
+(`truth()`, `stacks`, `hand`, `loose`, `removed`) is for tests and scripted players.
+
+>>> board = SimBoard(seed=1)
+>>> board.setup({"e3": "D", "f3": "WB"})
+>>> board.truth()[23], board.truth()[24]
+(('D',), ('W', 'B'))
+>>> frame = board.read_frame(); frame.time, len(frame.raw)
+(0.0, 49)
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+
+import numpy as np
+
+from firmware_py.interfaces import LedFrame
+from firmware_py.spaces import N_SPACES, parse_space
+from firmware_py.interfaces import SensorFrame
+
+from .clock import RealTimeClock, SimClock
+from .hand import Hand
+from .params import Params
+from .physics import KIND_INDEX, FieldModel
+from .sensors import SensorArray
+
+PIECE_COUNTS = {"W": 23, "B": 23, "D": 3}
+CHUNK = 25  # frames computed at once while nothing changes on the board
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical piece: its kind ('W', 'B', 'D'), number, and its magnet's strength factor."""
+
+    kind: str
+    number: int
+    strength: float  # about 1 +- strength_spread
+
+    def __repr__(self) -> str:
+        return f"{self.kind}{self.number}"
+
+
+@dataclass
+class Loose:
+    """A stack knocked off its space: lying at (x, y) on the surface, near `home`."""
+
+    pieces: list[Piece]
+    x: float
+    y: float
+    home: int
+
+
+class SimBoard:
+    """A wooden DVONN board with magnets, Hall sensors and LEDs, simulated.
+
+    params: the physics (default: the reference board); seed: draws the pieces' magnets, the
+    sensors' offsets and gains, the noise and the hand's timing; clock: `SimClock()` (default,
+    as fast as possible) or `RealTimeClock()` (frames come at the frame rate of the wall clock).
+    """
+
+    def __init__(self, params: Params | None = None, seed: int = 0, clock=None):
+        self.params = params or Params()
+        self.params.check()
+        self.seed = seed
+        self.clock = clock or SimClock()
+        self.adc_max = self.params.adc_max
+        self.model = FieldModel(self.params)
+        self.sensors = SensorArray(self.params, seed)
+        rng = np.random.default_rng([seed, 0x91ECE])
+        spread = self.params.strength_spread
+        self.reserve: dict[str, list[Piece]] = {
+            kind: [Piece(kind, i + 1, float(rng.uniform(1 - spread, 1 + spread)))
+                   for i in range(n)]
+            for kind, n in PIECE_COUNTS.items()}
+        self.stacks: list[list[Piece]] = [[] for _ in range(N_SPACES)]
+        self.loose: list[Loose] = []
+        self.removed: list[Piece] = []
+        self.hand = Hand(self, np.random.default_rng([seed, 0x4A4D]))
+        self.leds: LedFrame | None = None
+        self.led_log: collections.deque[tuple[float, LedFrame]] = collections.deque(maxlen=400)
+        self.button_presses: list[str] = []
+        self.closed = False
+        self._read = 0          # index of the next frame to hand out
+        self._buffer: collections.deque = collections.deque()
+        self._static: np.ndarray | None = None
+        self._last_time = 0.0
+
+    # -- SensorSource ---------------------------------------------------------------------------
+    def read_frame(self, timeout: float | None = None) -> SensorFrame | None:
+        """The next frame: one frame period after the previous one on the board's clock."""
+        if not self._buffer:
+            self._fill()
+        index, t, raw = self._buffer[0]
+        if not self.clock.wait_until(t, timeout):
+            return None
+        self._buffer.popleft()
+        self._read = index + 1
+        self._last_time = t
+        return SensorFrame(index & 0xFFFF, t, raw)
+
+    def close(self) -> None:
+        self.closed = True
+
+    # -- LedSink --------------------------------------------------------------------------------
+    def show(self, frame: LedFrame) -> None:
+        """Keep the LED frame (scripted players and the web view read it)."""
+        self.leds = frame
+        self.led_log.append((self._last_time, frame))
+
+    # -- buttons (a ButtonSource view of the simulated board) -----------------------------------
+    def press(self, name: str) -> None:
+        """A person presses 'confirm', 'undo' or 'new_game'."""
+        self.button_presses.append(name)
+
+    def events(self) -> list[str]:
+        out, self.button_presses = self.button_presses, []
+        return out
+
+    # -- time -----------------------------------------------------------------------------------
+    @property
+    def now(self) -> float:
+        """Time of the last frame handed out (0.0 before the first)."""
+        return self._last_time
+
+    @property
+    def frame_period(self) -> float:
+        return self.params.frame_period
+
+    def run(self, seconds: float) -> SensorFrame | None:
+        """Read (and drop) frames for `seconds` of board time; returns the last one."""
+        frame = None
+        end = self.now + seconds - 1e-9
+        while self.now < end or frame is None:
+            frame = self.read_frame()
+        return frame
+
+    # -- the truth ------------------------------------------------------------------------------
+    def truth(self) -> tuple[tuple[str, ...], ...]:
+        """The stacks standing on the 49 spaces, bottom up, as piece codes."""
+        return tuple(tuple(p.kind for p in s) for s in self.stacks)
+
+    def stack(self, space: int | str) -> tuple[str, ...]:
+        return tuple(p.kind for p in self.stacks[_space(space)])
+
+    def is_settled(self) -> bool:
+        """Nothing in the air or knocked aside, and the hand has nothing left to do."""
+        return not self.loose and self.hand.idle()
+
+    def setup(self, position) -> None:
+        """Put stacks on spaces at once (no hand): a rules Board, a list of 49 stacks, or a dict
+        {space: stack} where a stack is a string or tuple of codes bottom up ('WB', ('D',)).
+        Pieces come from the reserve; the spaces named are replaced."""
+        if hasattr(position, "stacks"):
+            position = position.stacks()
+        items = position.items() if isinstance(position, dict) else enumerate(position)
+        for space, codes in items:
+            space = _space(space)
+            self._return_to_reserve(self.stacks[space])
+            self.stacks[space] = [self.take_from_reserve(c) for c in codes]
+        self.changed()
+
+    def take_from_reserve(self, kind: str) -> Piece:
+        if kind not in self.reserve:
+            raise ValueError(f"no piece kind {kind!r} (W, B or D)")
+        if not self.reserve[kind]:
+            raise ValueError(f"no {kind} piece left in the reserve")
+        return self.reserve[kind].pop(0)
+
+    def _return_to_reserve(self, pieces) -> None:
+        for p in pieces:
+            self.reserve[p.kind].append(p)
+        for r in self.reserve.values():
+            r.sort(key=lambda p: p.number)
+
+    # -- faults ---------------------------------------------------------------------------------
+    def fail(self, space: int | str, fault: str, value=None) -> None:
+        """Inject a sensor fault ('dead', 'stuck', 'noisy'): see `sim.sensors`."""
+        self.sensors.fail(_space(space), fault, value)
+        self.changed()
+
+    def swap_channels(self, a: int | str, b: int | str) -> None:
+        self.sensors.swap(_space(a), _space(b))
+        self.changed()
+
+    def repair(self, space: int | str | None = None) -> None:
+        self.sensors.repair(None if space is None else _space(space))
+        self.changed()
+
+    # -- physics --------------------------------------------------------------------------------
+    def changed(self) -> None:
+        """Something changed on the board: recompute fields and drop frames computed ahead."""
+        self._static = None
+        self._buffer.clear()
+
+    def field(self, times=None) -> np.ndarray:
+        """The true field (mT) at the 49 sensors now (49,), or at `times` (T, 49)."""
+        t = np.atleast_1d(np.asarray(self.now if times is None else times, dtype=float))
+        out = self._static_field() + self._moving_field(t)
+        return out[0] if times is None else out
+
+    def _static_field(self) -> np.ndarray:
+        if self._static is None:
+            stacks = [[(KIND_INDEX[p.kind], self._signed(p)) for p in s] for s in self.stacks]
+            f = self.model.resting_field(stacks)
+            for lo in self.loose:
+                kinds, strengths, x, y, h = self._magnets(lo.pieces, lo.x, lo.y,
+                                                          self.params.sensor_gap_mm)
+                f = f + self.model.field(kinds, strengths, x, y, h)
+            self._static = f
+        return self._static
+
+    def _moving_field(self, times: np.ndarray) -> np.ndarray:
+        held = self.hand.held
+        if not held:
+            return np.zeros((len(times), N_SPACES))
+        x, y, h = self.hand.position(times)  # (T,) each: the held stack's bottom magnet
+        kinds, strengths, _, _, dh = self._magnets(held, 0.0, 0.0, 0.0)
+        return self.model.field(kinds, strengths, x[:, None] + 0 * dh, y[:, None] + 0 * dh,
+                                h[:, None] + dh)
+
+    def _signed(self, piece: Piece) -> float:
+        return self.params.magnets[piece.kind].polarity * piece.strength
+
+    def _magnets(self, pieces, x, y, h0):
+        """Arrays describing a stack's magnets with its bottom magnet at (x, y, h0)."""
+        pitch = self.params.piece_pitch_mm
+        kinds = np.array([KIND_INDEX[p.kind] for p in pieces])
+        strengths = np.array([self._signed(p) for p in pieces])
+        n = len(pieces)
+        return (kinds, strengths, np.full(n, x), np.full(n, y),
+                h0 + pitch * np.arange(n, dtype=float))
+
+    def _fill(self) -> None:
+        """Compute the next few frames at once (up to the hand's next pick-up or set-down)."""
+        period = self.params.frame_period
+        first = self._read + len(self._buffer)
+        t0 = first * period
+        self.hand.advance_to(t0)
+        horizon = self.hand.next_change(t0)
+        times = (first + np.arange(CHUNK)) * period
+        times = times[: max(1, int(np.sum(times < horizon - 1e-9)))]
+        codes = self.sensors.read(self.field(times), times)
+        for i, t in enumerate(times):
+            self._buffer.append((first + i, float(t), tuple(codes[i].tolist())))
+
+
+def _space(space: int | str) -> int:
+    if isinstance(space, str):
+        return parse_space(space)
+    if not (isinstance(space, (int, np.integer)) and 0 <= space < N_SPACES):
+        raise ValueError(f"no space {space!r} (0..{N_SPACES - 1} or a name like 'e3')")
+    return int(space)
+
+
+__all__ = ["SimBoard", "Piece", "Loose", "SimClock", "RealTimeClock", "PIECE_COUNTS"]

@@ -1,0 +1,214 @@
+"""Every physical number of the simulated board, in one place (the "reference board" of
+shared/design/sensing.md by default), loadable from a TOML file.
+
+>>> p = Params()
+>>> p.magnets["W"].br_mt, p.noise_mt, p.adc_bits
+(1450.0, 0.1, 12)
+>>> Params.from_noise("bad").noise_mt
+1.0
+
+A TOML profile overrides any subset; unknown keys and wrong types raise `ProfileError` naming the
+key::
+
+    noise_mt = 0.3            # or: noise = "poor"
+    offset_spread_mt = 5.0
+    [magnets.D]
+    thickness_mm = 3.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_py.errors import ProfileError
+
+NOISE_LEVELS: dict[str, float] = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}
+"""White noise per raw sample (mT RMS) at the benchmark noise levels of sensing.md."""
+
+
+@dataclass(frozen=True)
+class MagnetSpec:
+    """A disc magnet in the base of a piece. polarity +1: north up, -1: south up.
+
+    br_mt: remanence. 1450 mT (N52) reproduces sensing.md's table (44.7 mT at 5 mm for 6x2 mm).
+    """
+
+    diameter_mm: float = 6.0
+    thickness_mm: float = 2.0
+    br_mt: float = 1450.0
+    polarity: int = 1
+
+
+def _default_magnets() -> dict[str, MagnetSpec]:
+    return {
+        "W": MagnetSpec(polarity=1),
+        "B": MagnetSpec(polarity=-1),
+        "D": MagnetSpec(thickness_mm=3.0, polarity=1),
+    }
+
+
+@dataclass(frozen=True)
+class HandTiming:
+    """How long a person takes, in seconds: (low, high) ranges drawn uniformly per action."""
+
+    think: tuple[float, float] = (0.4, 2.0)       # before starting a ply
+    lift: tuple[float, float] = (0.15, 0.45)      # from resting to carry height
+    set_down: tuple[float, float] = (0.15, 0.45)  # from carry height to resting
+    carry_speed: tuple[float, float] = (150.0, 400.0)  # mm/s across the board
+    react: tuple[float, float] = (0.25, 0.9)      # to notice the LEDs and respond
+    knock: tuple[float, float] = (0.05, 0.12)     # a knocked stack slides away
+    dwell: tuple[float, float] = (0.3, 0.7)       # hovering over a space on the way (a slide)
+    fast_answer: tuple[float, float] = (0.03, 0.12)  # reply before the last move settled
+
+
+@dataclass(frozen=True)
+class Params:
+    """The reference board. Lengths in mm, fields in mT, times in s."""
+
+    magnets: dict[str, MagnetSpec] = field(default_factory=_default_magnets)
+    strength_spread: float = 0.05        # +-5 % magnet strength, piece to piece (uniform)
+    sensor_gap_mm: float = 5.0           # sensor to the bottom magnet of a resting stack
+    piece_pitch_mm: float = 6.0          # height of a piece
+    space_pitch_mm: float = 25.0         # between neighbouring intersections
+    carry_height_mm: tuple[float, float] = (30.0, 60.0)  # a carried stack above the board
+    sensitivity_mv_per_mt: float = 16.5  # DRV5055A3-like at 3.3 V, ratiometric
+    supply_v: float = 3.3
+    field_range_mt: float = 85.0         # output saturates beyond +-this
+    offset_spread_mt: float = 3.0        # +- quiescent offset, sensor to sensor (uniform)
+    gain_spread: float = 0.05            # +- sensitivity, sensor to sensor (uniform)
+    drift_mt_per_min: float = 0.05       # each sensor drifts at up to this rate
+    noise_mt: float = 0.1                # white, RMS per raw sample
+    oversample: int = 8                  # raw samples averaged per reading
+    adc_bits: int = 12
+    adc_vref: float = 3.3
+    frame_rate: float = 100.0            # frames per second
+    timing: HandTiming = field(default_factory=HandTiming)
+
+    @property
+    def adc_max(self) -> int:
+        return (1 << self.adc_bits) - 1
+
+    @property
+    def frame_period(self) -> float:
+        return 1.0 / self.frame_rate
+
+    @classmethod
+    def from_noise(cls, level: str | float, **changes) -> "Params":
+        """The reference board at a named noise level ('clean', 'default', 'poor', 'bad')."""
+        return cls(noise_mt=_noise_value("noise", level), **changes)
+
+    def replace(self, **changes) -> "Params":
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> "Params":
+        try:
+            data = tomllib.loads(Path(path).read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise ProfileError(str(path), f"not valid TOML: {e}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Params":
+        """Build from plain values (as read from TOML); errors name the offending key."""
+        data = dict(data)
+        base = cls()
+        changes = {}
+        if "noise" in data:
+            if "noise_mt" in data:
+                raise ProfileError("noise", "give either noise or noise_mt, not both")
+            changes["noise_mt"] = _noise_value("noise", data.pop("noise"))
+        if "magnets" in data:
+            changes["magnets"] = _magnets(data.pop("magnets"), base.magnets)
+        if "timing" in data:
+            changes["timing"] = _fill(HandTiming, base.timing, data.pop("timing"), "timing")
+        p = _fill(cls, base, data, "", skip=("magnets", "timing"))
+        p = dataclasses.replace(p, **changes)
+        p.check()
+        return p
+
+    def check(self) -> None:
+        """Raise ProfileError naming the first value that makes no physical sense."""
+        positive = ("sensor_gap_mm", "piece_pitch_mm", "space_pitch_mm", "sensitivity_mv_per_mt",
+                    "supply_v", "field_range_mt", "oversample", "adc_bits", "adc_vref",
+                    "frame_rate")
+        for key in positive:
+            if not getattr(self, key) > 0:
+                raise ProfileError(key, f"must be > 0, not {getattr(self, key)!r}")
+        for key in ("strength_spread", "offset_spread_mt", "gain_spread", "drift_mt_per_min",
+                    "noise_mt"):
+            if getattr(self, key) < 0:
+                raise ProfileError(key, f"must be >= 0, not {getattr(self, key)!r}")
+        for kind in ("W", "B", "D"):
+            if kind not in self.magnets:
+                raise ProfileError(f"magnets.{kind}", "missing")
+            m = self.magnets[kind]
+            if m.polarity not in (1, -1):
+                raise ProfileError(f"magnets.{kind}.polarity", "must be 1 (north up) or -1")
+            for k in ("diameter_mm", "thickness_mm", "br_mt"):
+                if not getattr(m, k) > 0:
+                    raise ProfileError(f"magnets.{kind}.{k}", "must be > 0")
+        lo, hi = self.carry_height_mm
+        if not 0 < lo <= hi:
+            raise ProfileError("carry_height_mm", "must be [low, high] with 0 < low <= high")
+
+
+def _noise_value(key: str, level) -> float:
+    if isinstance(level, str):
+        try:
+            return NOISE_LEVELS[level]
+        except KeyError:
+            raise ProfileError(key, f"unknown noise level {level!r} "
+                                    f"(one of {', '.join(NOISE_LEVELS)})") from None
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or level < 0:
+        raise ProfileError(key, f"must be a noise level name or mT >= 0, not {level!r}")
+    return float(level)
+
+
+def _fill(cls, base, data, prefix: str, skip=()):
+    """dataclasses.replace(base, **data) with each value checked against the field's type."""
+    if not isinstance(data, dict):
+        raise ProfileError(prefix.rstrip(".") or "profile", "must be a table")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name not in skip}
+    changes = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key not in fields:
+            raise ProfileError(name, f"unknown key (known: {', '.join(sorted(fields))})")
+        changes[key] = _convert(name, getattr(base, key), value)
+    return dataclasses.replace(base, **changes)
+
+
+def _convert(name: str, default, value):
+    """value converted to the type of default, or ProfileError naming the key."""
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, tuple):
+        ok = (isinstance(value, (list, tuple)) and len(value) == len(default)
+              and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value))
+        value = tuple(float(v) for v in value) if ok else value
+    else:
+        ok = True
+    if not ok:
+        raise ProfileError(name, f"expected {type(default).__name__} like {default!r}, "
+                                 f"got {value!r}")
+    return value
+
+
+def _magnets(data, base: dict[str, MagnetSpec]) -> dict[str, MagnetSpec]:
+    if not isinstance(data, dict):
+        raise ProfileError("magnets", "must be a table of W, B, D")
+    out = dict(base)
+    for kind, spec in data.items():
+        if kind not in base:
+            raise ProfileError(f"magnets.{kind}", "unknown piece kind (W, B or D)")
+        out[kind] = _fill(MagnetSpec, base[kind], spec, f"magnets.{kind}.")
+    return out
