@@ -1,0 +1,183 @@
+"""The direct scanner on gpiozero's MockFactory: real gpiozero MCP3208/MCP3008 and output
+devices, talking bit by bit to a fake ADC whose inputs follow the mock mux select pins.
+
+gpiozero ships no MCP3xxx mock, only the bit-level MockSPIDevice; the fake below answers a
+read with a null bit and the code (bits + 2 bits in all), as the real chips do.
+"""
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockSPIDevice
+
+from firmware_py.errors import HardwareUnavailable
+from firmware_py.interfaces import SensorSource
+from firmware_py.spaces import N_SPACES
+from hw.direct_scanner import GRAY_ORDER, DirectScanner, benchmark
+from hw.profile import load_profile
+
+SELECT = (5, 6, 13, 19)
+
+
+class FakeMuxedADC(MockSPIDevice):
+    """An MCP3x08 on SPI0 CE0 whose channel k carries multiplexer k's selected input.
+
+    board[channel] gives the code of scanner channel mux * 16 + input; `wobble` adds a zero-mean
+    pattern to successive samples so oversampling has something to average.
+    """
+
+    def __init__(self, factory, board, bits=12, wobble=(0,)):
+        super().__init__(11, 10, 9, 8, pin_factory=factory)  # SCLK, MOSI, MISO, CE0
+        self.select = [factory.pin(p) for p in SELECT]
+        self.board, self.bits, self.wobble = board, bits, wobble
+        self.samples = 0
+        self.inputs_seen = []
+        self.state = "idle"
+
+    def on_start(self):
+        super().on_start()
+        self.state = "idle"
+
+    def on_bit(self):
+        if self.state == "idle":
+            if self.rx_buf[-1]:  # the start bit
+                self.state, self.rx_buf = "mode", []
+        elif self.state == "mode":
+            assert self.rx_buf[-1] == 1, "single-ended reads expected"
+            self.state, self.rx_buf = "channel", []
+        elif self.state == "channel" and len(self.rx_buf) == 3:
+            channel = self.rx_word()
+            mux_input = sum(pin.state << b for b, pin in enumerate(self.select))
+            self.inputs_seen.append(mux_input)
+            code = self.board[channel * 16 + mux_input]
+            code += self.wobble[self.samples % len(self.wobble)]
+            self.samples += 1
+            self.tx_word(max(0, min(code, (1 << self.bits) - 1)), self.bits + 2)
+            self.state = "result"
+
+
+@pytest.fixture
+def factory():
+    # gpiozero's mock SPI bus builds its pins on Device.pin_factory, so set it as well.
+    saved = Device.pin_factory
+    Device.pin_factory = f = MockFactory()
+    yield f
+    f.reset()  # mock pins keep every state change: start each test clean
+    f.close()
+    Device.pin_factory = saved
+
+
+def codes(base=100):
+    return [base + 37 * ch for ch in range(64)]
+
+
+def test_frame_is_the_board_in_space_order(factory):
+    board = codes()
+    adc = FakeMuxedADC(factory, board)
+    profile = load_profile("direct")
+    scanner = DirectScanner.from_profile(profile, pin_factory=factory, settle_us=0)
+    assert isinstance(scanner, SensorSource) and scanner.adc_max == 4095
+    scanner.oversample = 1
+    frame = scanner.read_frame(timeout=1)
+    assert frame.raw == tuple(board[ch] for ch in profile.channels)
+    assert frame.seq == 0
+    # Inputs visited in Gray order: each step changes one select line.
+    visited = list(dict.fromkeys(adc.inputs_seen))
+    assert visited == list(GRAY_ORDER)
+    scanner.close()
+    adc.close()
+
+
+def test_channel_map_and_oversampling(factory):
+    board = codes(5)
+    adc = FakeMuxedADC(factory, board, wobble=(3, -3, 1, -1))
+    channels = tuple(reversed(range(N_SPACES)))  # space i wired to channel 48 - i
+    scanner = DirectScanner(channels, select_pins=SELECT, oversample=4, settle_us=0,
+                            pin_factory=factory)
+    frame = scanner.read_frame(timeout=1)
+    assert frame.raw == tuple(board[48 - i] for i in range(N_SPACES))  # wobble averaged out
+    assert adc.samples == 4 * N_SPACES
+    scanner.close()
+    adc.close()
+
+
+def test_mcp3008_ten_bit_codes(factory):
+    board = [min(1023, 3 + 20 * ch) for ch in range(64)]
+    adc = FakeMuxedADC(factory, board, bits=10)
+    scanner = DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, adc_type="MCP3008",
+                            oversample=1, settle_us=0, pin_factory=factory)
+    assert scanner.adc_max == 1023
+    assert scanner.read_frame(timeout=1).raw == tuple(board[:N_SPACES])
+    scanner.close()
+    adc.close()
+
+
+class SteppedClock:
+    def __init__(self):
+        self.now = 100.0
+        self.slept = []
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, s):
+        self.slept.append(round(s, 6))
+        self.now += s
+
+
+def test_frames_are_paced_to_the_rate(factory):
+    clock = SteppedClock()
+    scanner = DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, rate_hz=50, settle_us=0,
+                            pin_factory=factory, readers=[lambda: 7] * 4,
+                            clock=clock, sleep=clock.sleep)
+    a = scanner.read_frame()
+    assert scanner.read_frame(timeout=0) is None  # the next slot is 20 ms away
+    b = scanner.read_frame(timeout=1)
+    assert (a.time, b.time) == (100.0, pytest.approx(100.02)) and b.seq == a.seq + 1
+    assert a.raw == (7,) * N_SPACES
+    scanner.close()
+    scanner.close()
+
+
+def test_settle_wait_after_each_select_change(factory):
+    clock = SteppedClock()
+    scanner = DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, settle_us=300,
+                            pin_factory=factory, readers=[lambda: 1] * 4,
+                            clock=clock, sleep=clock.sleep)
+    scanner.scan()
+    assert clock.slept == [0.0003] * 16
+    scanner.close()
+
+
+def test_select_pins_released_on_close(factory):
+    scanner = DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, pin_factory=factory,
+                            readers=[lambda: 0] * 4, settle_us=0)
+    scanner.scan()
+    scanner.close()
+    again = DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, pin_factory=factory,
+                          readers=[lambda: 0] * 4, settle_us=0)  # pins free again
+    again.close()
+
+
+def test_bad_wiring_is_refused(factory):
+    with pytest.raises(ValueError, match="mux 4"):
+        DirectScanner(tuple(range(60, 60 + N_SPACES)), pin_factory=factory, readers=[int] * 4)
+    with pytest.raises(ValueError, match="unknown ADC"):
+        DirectScanner(tuple(range(N_SPACES)), adc_type="ADS1115", pin_factory=factory)
+
+
+def test_pin_in_use_is_hardware_unavailable(factory):
+    from gpiozero import DigitalOutputDevice
+
+    taken = DigitalOutputDevice(6, pin_factory=factory)
+    with pytest.raises(HardwareUnavailable, match="cannot open"):
+        DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, pin_factory=factory,
+                      readers=[int] * 4)
+    taken.close()
+    # The select line that was opened before the failure was released again.
+    DirectScanner(tuple(range(N_SPACES)), select_pins=SELECT, pin_factory=factory,
+                  readers=[int] * 4).close()
+
+
+def test_benchmark_reports_figures():
+    r = benchmark(frames=5, oversample=2)
+    assert r["reads_per_frame"] == 98 and r["scan_us"] > 0 and r["loop_us"] > 0
