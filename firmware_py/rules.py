@@ -234,7 +234,7 @@ class Board:
     """
 
     __slots__ = ("_st", "_occ", "_w", "_b", "_dv", "_one", "_key", "turn", "ply_count",
-                 "move_stack", "_undo", "_gen")
+                 "move_stack", "_undo", "_gen", "_loose")
 
     def __init__(self) -> None:
         self._st: list[tuple[str, ...]] = [()] * (W * 5)  # stacks by padded bit
@@ -246,6 +246,9 @@ class Board:
         # One entry per push: (bitboards and key before, src stack, dst stack, removed {p: stack})
         self._undo: list[tuple] = []
         self._gen = None  # cached sorted move codes (ps << 6 | pd) of the player to move
+        # A set-up position may hold stacks not linked to any DVONN piece; then the cheap "can
+        # this move cut anything off?" test does not hold and every move floods the board.
+        self._loose = False
 
     @classmethod
     def from_plies(cls, plies) -> "Board":
@@ -261,7 +264,8 @@ class Board:
         stacks: 49 stacks in space order, or a mapping from space (index or name) to stack;
         a stack is a tuple or string of piece codes, bottom first ('BDW' is White's).
         The board counts as having made its 49 placements (ply_count 49, empty move_stack);
-        pop() cannot go back past the set-up. Nothing is removed at set-up.
+        pop() cannot go back past the set-up. Nothing is removed at set-up; stacks not linked to
+        a DVONN piece there are removed after the first move, as the rules say.
 
         >>> b = Board.from_stacks({"d3": "D", "f3": "BW", "g3": "B"}, turn=WHITE)
         >>> [str(p) for p in b.legal_plies()], b.score()
@@ -295,6 +299,7 @@ class Board:
             for i, c in enumerate(stack):
                 board._key ^= ZOBRIST[c][p * N_SPACES + i]
         board.ply_count = N_PLACEMENTS
+        board._loose = linked(board._occ, board._dv) != board._occ
         board.turn = turn
         board._key ^= Z_PHASE2 ^ (Z_TURN if turn == BLACK else 0)
         return board
@@ -522,7 +527,7 @@ class Board:
         dv = self._dv
         if dv & srcbit:
             dv = (dv & ~srcbit) | dstbit
-        elif safe_to_vacate(ps, occ):
+        elif not self._loose and safe_to_vacate(ps, occ):
             return []
         cut = occ & ~linked(occ, dv)
         return sorted(P2S[p] for p in bits(cut))
@@ -591,7 +596,7 @@ class Board:
                 dv = (dv & ~srcbit) | dstbit
                 check = True
             else:
-                check = not safe_to_vacate(ps, occ)
+                check = self._loose or not safe_to_vacate(ps, occ)
             if check:
                 cut = occ & ~linked(occ, dv)
                 if cut:
@@ -663,6 +668,7 @@ class Board:
         other.move_stack = list(self.move_stack)
         other._undo = list(self._undo)
         other._gen = self._gen
+        other._loose = self._loose
         return other
 
     def __eq__(self, other) -> bool:

@@ -158,3 +158,13 @@ def test_placing_may_use_any_vacant_space_and_phase_two_starts_with_white():
         assert b.phase == 1 and b.is_legal(Ply.parse(space))
         b.push(Ply.parse(space))
     assert b.phase == 2 and b.turn == WHITE and b.ply_count == 49
+
+
+def test_a_set_up_position_with_unlinked_stacks_loses_them_after_the_next_move():
+    # g1 and h1 touch no DVONN piece. Black's a2 onto a3 cuts nothing off, but g1/h1 must go.
+    b = Board.from_stacks({"a3": "D", "a2": "B", "b3": "W", "g1": "B", "h1": "W"}, turn=BLACK)
+    assert b.isolated_by(Ply.parse("a2a3")) == [INDEX["g1"], INDEX["h1"]]
+    b.push(Ply.parse("a2a3"))
+    assert sorted(names(b.last_removed)) == ["g1", "h1"]
+    b.pop()
+    assert b.stack(INDEX["g1"]) == ("B",)
