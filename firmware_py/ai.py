@@ -1,0 +1,405 @@
+"""The computer opponent: placement heuristics, then alpha-beta search for the moving phase.
+
+Phase 1 (placing): each empty space is scored for the piece to place (near the DVONN pieces,
+on the edge where pieces can move early, not clumped with one's own pieces, next to enemy
+pieces to jump on) and the best is taken, with a little seeded noise so games differ. The last
+few placements are searched like moves, since the search then reaches into phase 2.
+
+Phase 2 (moving): negamax alpha-beta with principal-variation search, iterative deepening, a
+transposition table keyed by `Board.key()`, and move ordering (table move, captures by height,
+killer moves, history). Leaves are scored by `evaluate`: material on top, mobility (stacks
+able to move and number of moves), control of stacks holding a DVONN piece, and tempo. Forced
+passes cost no depth; finished games score the real result.
+
+A search stops at whichever limit comes first: time (what levels use), nodes or depth (what
+tests and fair comparisons use: deterministic given the seed).
+
+>>> from firmware_py.rules import Board
+>>> import random
+>>> board = Board.from_plies(["e3", "c3", "g3"])
+>>> ply = choose_ply(board, 1, rng=random.Random(0), nodes=500)
+>>> board.is_legal(ply)
+True
+"""
+
+from __future__ import annotations
+
+import random as _random
+import time
+from dataclasses import dataclass, field
+
+from .rules import BLACK, N_PLACEMENTS, P2S, PASS, S2P, WHITE, Board, Ply, bits
+from .spaces import COORDS, N_SPACES, NEIGHBOURS, distance
+
+# Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
+LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
+DEFAULT_LEVEL = 3
+
+WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
+INF = 10 * WIN
+MAX_DEPTH = 64
+TT_LIMIT = 400_000     # entries; cleared when full (memory stays modest on a Pi)
+PLACEMENT_SEARCH_EMPTIES = 3  # search (rather than heuristics) once this few spaces are empty
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Weights:
+    """Evaluation weights in hundredths of a piece."""
+
+    material: int = 100        # per piece in the stacks a player tops
+    mobile_stack: int = 30     # per stack that can move
+    move: int = 4              # per legal move
+    dvonn_stack: int = 40      # per stack holding a DVONN piece that a player tops
+    tempo: int = 10            # for the side to move
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """A phase-2 position's value for the player to move, in hundredths of a piece.
+
+    >>> b = Board.from_stacks({"d3": "D", "e3": "BW", "f3": "B"})
+    >>> evaluate(b) > 0   # White tops 2 pieces and can move, Black's single is pinned
+    True
+    """
+    st = board._st
+    w_own, b_own = board._w, board._b
+    mat = 0
+    for p in bits(w_own):
+        mat += len(st[p])
+    for p in bits(b_own):
+        mat -= len(st[p])
+    dv = board._dv
+    dstacks = bin(dv & w_own).count("1") - bin(dv & b_own).count("1")
+    mw = board._moves(WHITE)
+    mb = board._moves(BLACK)
+    stacks_w = len({a for a, _ in mw})
+    stacks_b = len({a for a, _ in mb})
+    value = (weights.material * mat + weights.mobile_stack * (stacks_w - stacks_b)
+             + weights.move * (len(mw) - len(mb)) + weights.dvonn_stack * dstacks)
+    value = value if board.turn == WHITE else -value
+    return value + weights.tempo
+
+
+def final_value(board: Board) -> int:
+    """A finished game's value for the player to move: win or loss, plus the margin."""
+    w, b = board.score()
+    diff = w - b if board.turn == WHITE else b - w
+    return WIN + diff if diff > 0 else -WIN + diff if diff < 0 else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Placement heuristics
+# --------------------------------------------------------------------------------------------
+
+_EDGE = tuple(len(NEIGHBOURS[s]) < 6 for s in range(N_SPACES))
+_CENTRE = N_SPACES // 2  # e3
+
+
+def placement_scores(board: Board) -> dict[int, float]:
+    """Heuristic value of each empty space for the piece to place now (higher is better)."""
+    piece = board.piece_to_place()
+    stacks = board.stacks()
+    empty = [s for s in range(N_SPACES) if not stacks[s]]
+    dvonns = [s for s in range(N_SPACES) if stacks[s] and stacks[s][0] == "D"]
+    out: dict[int, float] = {}
+    if piece == "D":
+        # Spread the DVONN pieces over the middle of the board: keeps many pieces in contact.
+        for s in empty:
+            v = -0.6 * distance(s, _CENTRE)
+            for d in dvonns:
+                v -= 3.0 if distance(s, d) < 3 else 0.0
+            out[s] = v - (1.0 if _EDGE[s] else 0.0)
+        return out
+    mine = piece
+    theirs = "B" if mine == "W" else "W"
+    for s in empty:
+        near = min((distance(s, d) for d in dvonns), default=3)
+        v = -0.8 * near + (1.5 if near == 1 else 0.0)
+        free = len(NEIGHBOURS[s])
+        v += 1.2 if free < 6 else 0.0  # edge pieces move first
+        for n in NEIGHBOURS[s]:
+            top = stacks[n][-1] if stacks[n] else None
+            if top == mine:
+                v -= 0.6
+            elif top == theirs:
+                v += 0.4
+            elif top is None:
+                v += 0.15  # an empty neighbour may stay a way out
+        out[s] = v
+    return out
+
+
+def choose_placement(board: Board, rng: _random.Random, noise: float = 0.3) -> Ply:
+    scores = placement_scores(board)
+    best = max(scores, key=lambda s: (scores[s] + rng.uniform(0.0, noise), -s))
+    return Ply(-1, best)
+
+
+# --------------------------------------------------------------------------------------------
+# Search
+# --------------------------------------------------------------------------------------------
+
+class _Stop(Exception):
+    """Raised inside the search when a limit is reached."""
+
+
+@dataclass
+class SearchResult:
+    ply: Ply
+    value: int           # for the player to move, hundredths of a piece (|v| > WIN/2: decided)
+    depth: int           # deepest iteration completed
+    nodes: int
+    seconds: float
+    pv: list[Ply] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        pv = " ".join(str(p) for p in self.pv)
+        return (f"{self.ply} value {self.value / 100:+.2f} depth {self.depth} "
+                f"nodes {self.nodes} {self.seconds:.2f}s pv {pv}")
+
+
+class Searcher:
+    """An alpha-beta searcher that keeps its transposition table and history between moves.
+
+    >>> import random
+    >>> s = Searcher(rng=random.Random(1))
+    >>> b = Board.from_stacks({"d3": "D", "e3": "W", "f3": "B", "g3": "W"})
+    >>> str(s.search(b, depth=3).ply) in {"e3d3", "g3f3", "e3f3"}
+    True
+    """
+
+    def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS):
+        self.rng = rng if rng is not None else _random.Random()
+        self.weights = weights
+        self.tt: dict[int, tuple[int, int, int, Ply | None]] = {}
+        self.history: dict[Ply, int] = {}
+        self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_DEPTH + 8)]
+        self.nodes = 0
+        self._deadline = None
+        self._node_limit = None
+
+    # -- public ------------------------------------------------------------------------------
+    def search(self, board: Board, *, seconds: float | None = None, nodes: int | None = None,
+               depth: int | None = None) -> SearchResult:
+        """Search `board` (left unchanged) within the limits; at least depth 1 is completed."""
+        legal = board.legal_plies()
+        if not legal:
+            raise ValueError("the game is over: there is no ply to choose")
+        start = time.perf_counter()
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
+        board = board.copy()  # the search pushes and pops; never disturb the caller's board
+        self.nodes = 0
+        self._deadline = None if seconds is None else start + seconds
+        self._node_limit = nodes
+        self.killers = [[None, None] for _ in range(MAX_DEPTH + 8)]
+        if len(self.tt) > TT_LIMIT:
+            self.tt.clear()
+        self.history = {k: v // 8 for k, v in self.history.items()}  # age old history
+        root = list(legal)
+        self.rng.shuffle(root)  # seeded variety among equal moves
+        max_depth = depth if depth is not None else MAX_DEPTH
+        best, best_value, done = root[0], 0, 0
+        for d in range(1, max_depth + 1):
+            try:
+                value, ply = self._root(board, root, d, best if done else None)
+            except _Stop:
+                break
+            best, best_value, done = ply, value, d
+            root.remove(ply)
+            root.insert(0, ply)
+            if abs(value) > WIN // 2:
+                break  # the result is decided; deeper search changes nothing
+            if self._deadline is not None and time.perf_counter() > start + 0.5 * seconds:
+                break  # the next iteration would not finish in time
+        pv = self._pv(board, best)
+        return SearchResult(best, best_value, done, self.nodes, time.perf_counter() - start, pv)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _root(self, board: Board, root: list[Ply], depth: int, first: Ply | None):
+        alpha, beta = -INF, INF
+        best = None
+        for i, ply in enumerate(root):
+            board._push(ply)
+            try:
+                if i == 0:
+                    v = -self._negamax(board, depth - 1, -beta, -alpha, 1)
+                else:
+                    v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, 1)
+                    if v > alpha:
+                        v = -self._negamax(board, depth - 1, -beta, -alpha, 1)
+            finally:
+                board.pop()
+            if best is None or v > alpha:
+                alpha, best = v, ply
+        self.tt[board.key()] = (depth, EXACT, alpha, best)
+        return alpha, best
+
+    def _check_limits(self) -> None:
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Stop
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _Stop
+
+    def _negamax(self, board: Board, depth: int, alpha: int, beta: int, height: int) -> int:
+        self.nodes += 1
+        if self.nodes & 255 == 0 or self._node_limit is not None:
+            self._check_limits()
+        legal = board.legal_plies()
+        if not legal:
+            return final_value(board)
+        if legal[0] == PASS:
+            board._push(PASS)  # a forced pass costs no depth
+            try:
+                return -self._negamax(board, depth, -beta, -alpha, height + 1)
+            finally:
+                board.pop()
+        if depth <= 0:
+            if board.ply_count < N_PLACEMENTS:
+                return 0  # placement leaves are not scored (searched only near phase 2)
+            return evaluate(board, self.weights)
+        key = board.key()
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, value, tt_move = entry
+            if e_depth >= depth:
+                if flag == EXACT:
+                    return value
+                if flag == LOWER and value >= beta:
+                    return value
+                if flag == UPPER and value <= alpha:
+                    return value
+        alpha0 = alpha
+        ordered = self._order(board, legal, tt_move, height)
+        best_value, best_ply = -INF, None
+        history = self.history
+        for i, ply in enumerate(ordered):
+            board._push(ply)
+            try:
+                if i == 0:
+                    v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+                else:
+                    v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                    if alpha < v < beta:
+                        v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+            finally:
+                board.pop()
+            if v > best_value:
+                best_value, best_ply = v, ply
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if not self._is_capture(board, ply):
+                            k = self.killers[height]
+                            if k[0] != ply:
+                                k[1], k[0] = k[0], ply
+                        history[ply] = history.get(ply, 0) + depth * depth
+                        break
+        flag = UPPER if best_value <= alpha0 else LOWER if best_value >= beta else EXACT
+        self.tt[key] = (depth, flag, best_value, best_ply)
+        return best_value
+
+    @staticmethod
+    def _is_capture(board: Board, ply: Ply) -> bool:
+        if ply.src < 0:
+            return False
+        top = board._st[S2P[ply.dst]]
+        return bool(top) and top[-1] != board._st[S2P[ply.src]][-1]
+
+    def _order(self, board: Board, legal: list[Ply], tt_move: Ply | None,
+               height: int) -> list[Ply]:
+        if legal[0].src < 0:
+            return legal  # placements near the end: few, no ordering needed
+        st = board._st
+        k0, k1 = self.killers[height]
+        history = self.history
+        mover = "W" if board.turn == WHITE else "B"
+        scored = []
+        for ply in legal:
+            if ply == tt_move:
+                s = 1 << 30
+            else:
+                dst = st[S2P[ply.dst]]
+                if dst[-1] != mover:
+                    s = (1 << 20) + 1000 * len(dst) - len(st[S2P[ply.src]])
+                elif ply == k0:
+                    s = 1 << 19
+                elif ply == k1:
+                    s = (1 << 19) - 1
+                else:
+                    s = history.get(ply, 0)
+            scored.append((s, ply))
+        scored.sort(key=lambda t: t[0], reverse=True)
+        return [p for _, p in scored]
+
+    def _pv(self, board: Board, first: Ply, limit: int = 12) -> list[Ply]:
+        pv = [first]
+        board._push(first)
+        pushed = 1
+        seen = {board.key()}
+        while len(pv) < limit:
+            entry = self.tt.get(board.key())
+            if entry is None or entry[3] is None or not board.is_legal(entry[3]):
+                break
+            board._push(entry[3])
+            pushed += 1
+            pv.append(entry[3])
+            if board.key() in seen:
+                break
+            seen.add(board.key())
+        for _ in range(pushed):
+            board.pop()
+        return pv
+
+
+# --------------------------------------------------------------------------------------------
+# The one call the rest of the project needs
+# --------------------------------------------------------------------------------------------
+
+def level_seconds(level: int) -> float:
+    """Seconds per move of a level; ValueError naming the level if there is no such level."""
+    try:
+        return LEVEL_TIMES[int(level)]
+    except (KeyError, ValueError, TypeError):
+        raise ValueError(f"no AI level {level!r} (levels are {min(LEVEL_TIMES)}.."
+                         f"{max(LEVEL_TIMES)})") from None
+
+
+def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None = None, *,
+           nodes: int | None = None, depth: int | None = None, searcher: Searcher | None = None,
+           seconds: float | None = None) -> SearchResult:
+    """Choose a ply for the player to move, with the reasons (value, depth, nodes, PV).
+
+    The level sets the time per move; nodes or depth, when given, replace the time limit (so a
+    seeded search is deterministic). Placements use heuristics until the last few.
+    """
+    rng = rng if rng is not None else _random.Random()
+    limit_seconds = seconds if seconds is not None else level_seconds(level)
+    if nodes is not None or depth is not None:
+        limit_seconds = seconds  # explicit budgets replace the level's clock
+    empties = N_PLACEMENTS - board.ply_count
+    if board.ply_count < N_PLACEMENTS and empties > PLACEMENT_SEARCH_EMPTIES:
+        t0 = time.perf_counter()
+        ply = choose_placement(board, rng)
+        return SearchResult(ply, 0, 0, 0, time.perf_counter() - t0, [ply])
+    searcher = searcher if searcher is not None else Searcher(rng)
+    return searcher.search(board, seconds=limit_seconds, nodes=nodes, depth=depth)
+
+
+def choose_ply(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None = None, *,
+               nodes: int | None = None, depth: int | None = None) -> Ply:
+    """The computer's placement, move or pass for the player to move on `board` (unchanged).
+
+    level 1..5 sets the time per move (LEVEL_TIMES); rng (a random.Random) breaks ties; nodes or
+    depth replace the clock for deterministic play. ValueError if the game is over.
+    """
+    return choose(board, level, rng, nodes=nodes, depth=depth).ply

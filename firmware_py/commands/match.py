@@ -1,0 +1,67 @@
+"""`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--json]`: engine games."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..match import play_match
+from ..players import parse_spec
+
+ORDER = 40
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "match", help="play engine games between two players (no physics)",
+        description="Play engine games between two players and print each game's winner and "
+                    "score, then a summary (wins, draws, losses per side). SPEC: random, "
+                    "greedy, ai:LEVEL (1..5, by time per move), ai:LEVEL,nodes=N, "
+                    "ai:LEVEL,depth=D or ai:LEVEL,time=SECONDS. Colours alternate between "
+                    "games unless --fixed-colours.")
+    p.add_argument("--white", required=True, metavar="SPEC", help="the first player (White "
+                   "in odd-numbered games)")
+    p.add_argument("--black", required=True, metavar="SPEC", help="the second player")
+    p.add_argument("--games", type=int, default=10, metavar="N")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="makes the match "
+                   "reproducible (exactly so without time limits)")
+    p.add_argument("--fixed-colours", action="store_true",
+                   help="the --white player has White in every game")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per game per line, then a summary object")
+    p.add_argument("--record", action="store_true", help="also print each game's plies")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    for spec in (args.white, args.black):
+        try:
+            parse_spec(spec)
+        except ValueError as e:
+            print(f"dvonn-board match: {e}", file=sys.stderr)
+            return 2
+    if args.games < 1:
+        print(f"dvonn-board match: --games {args.games}: must be at least 1", file=sys.stderr)
+        return 2
+
+    def show(r) -> None:
+        if args.json:
+            obj = r.to_json()
+            if not args.record:
+                obj.pop("record")
+            print(json.dumps(obj), flush=True)
+            return
+        w, b = r.score
+        who = "draw" if r.winner == "draw" else f"{r.winner} ({getattr(r, r.winner)}) wins"
+        print(f"game {r.game}: {r.white} (white) vs {r.black} (black): {who} {w}-{b}, "
+              f"{r.plies} plies", flush=True)
+        if args.record:
+            print("  " + " ".join(r.record))
+
+    _, summary = play_match(args.white, args.black, args.games, args.seed,
+                            alternate=not args.fixed_colours, on_game=show)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(summary.text())
+    return 0

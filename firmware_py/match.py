@@ -1,0 +1,194 @@
+"""Engine matches between two players (no physics): games, results and a summary.
+
+>>> from firmware_py.match import play_match
+>>> results, summary = play_match("greedy", "random", games=2, seed=1)
+>>> [r.plies >= 49 for r in results], summary.games
+([True, True], 2)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .players import parse_spec
+from .rules import BLACK, PLAYER_NAMES, WHITE, Board, Ply
+
+COLOURS = PLAYER_NAMES  # ('white', 'black')
+
+
+@dataclass
+class GameResult:
+    """One finished game. `first` is the player given as --white (it plays Black when swapped)."""
+
+    game: int
+    white: str                       # SPEC of the player with White in this game
+    black: str
+    swapped: bool                    # True: the --black player had White
+    winner: str                      # 'white', 'black' or 'draw'
+    score: tuple[int, int]           # (white, black)
+    plies: int
+    seconds: tuple[float, float]     # thinking time (white, black)
+    moves: tuple[int, int]           # plies chosen (white, black)
+    max_seconds: tuple[float, float] # the longest single ply (white, black)
+    record: list[str] = field(default_factory=list)
+
+    @property
+    def first_result(self) -> str:
+        """'win', 'draw' or 'loss' for the --white player."""
+        if self.winner == "draw":
+            return "draw"
+        first_colour = "black" if self.swapped else "white"
+        return "win" if self.winner == first_colour else "loss"
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game, "white": self.white, "black": self.black, "swapped": self.swapped,
+            "winner": self.winner, "score": {"white": self.score[0], "black": self.score[1]},
+            "plies": self.plies,
+            "seconds": {c: round(self.seconds[i], 3) for i, c in enumerate(COLOURS)},
+            "mean_seconds": {c: round(self.seconds[i] / max(1, self.moves[i]), 4)
+                             for i, c in enumerate(COLOURS)},
+            "max_seconds": {c: round(self.max_seconds[i], 3) for i, c in enumerate(COLOURS)},
+            "record": " ".join(self.record),
+        }
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add(self, result: str) -> None:
+        name = {"win": "wins", "draw": "draws", "loss": "losses"}[result]
+        setattr(self, name, getattr(self, name) + 1)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def to_json(self) -> dict:
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses}
+
+
+@dataclass
+class Summary:
+    """Results of the --white player (`first`) and the --black player (`second`)."""
+
+    first: str
+    second: str
+    games: int = 0
+    first_total: Tally = field(default_factory=Tally)
+    first_as: dict[str, Tally] = field(default_factory=lambda: {c: Tally() for c in COLOURS})
+    second_total: Tally = field(default_factory=Tally)
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # first, second
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+    max_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    margin: int = 0  # sum over games of (first's score - second's score)
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        res = r.first_result
+        self.first_total.add(res)
+        self.first_as["black" if r.swapped else "white"].add(res)
+        self.second_total.add({"win": "loss", "loss": "win", "draw": "draw"}[res])
+        fi, si = (BLACK, WHITE) if r.swapped else (WHITE, BLACK)
+        for who, colour in ((0, fi), (1, si)):
+            self.seconds[who] += r.seconds[colour]
+            self.moves[who] += r.moves[colour]
+            self.max_seconds[who] = max(self.max_seconds[who], r.max_seconds[colour])
+        self.margin += r.score[fi] - r.score[si]
+
+    def score_rate(self) -> float:
+        """The --white player's points per game (win 1, draw 1/2)."""
+        t = self.first_total
+        return (t.wins + 0.5 * t.draws) / self.games if self.games else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "summary": True, "games": self.games, "first": self.first, "second": self.second,
+            "first_result": self.first_total.to_json(),
+            "first_as": {c: t.to_json() for c, t in self.first_as.items()},
+            "second_result": self.second_total.to_json(),
+            "first_score_rate": round(self.score_rate(), 4),
+            "mean_margin": round(self.margin / self.games, 2) if self.games else 0.0,
+            "mean_seconds": {"first": round(self.seconds[0] / max(1, self.moves[0]), 4),
+                             "second": round(self.seconds[1] / max(1, self.moves[1]), 4)},
+            "max_seconds": {"first": round(self.max_seconds[0], 3),
+                            "second": round(self.max_seconds[1], 3)},
+        }
+
+    def text(self) -> str:
+        t, s = self.first_total, self.second_total
+        lines = [
+            f"{self.games} games: {self.first} {t.wins} wins, {t.draws} draws, {t.losses} losses"
+            f" (score {100 * self.score_rate():.1f} %, mean margin "
+            f"{self.margin / max(1, self.games):+.1f})",
+            f"  {self.first} as white: " + _tally_text(self.first_as["white"])
+            + f"; as black: " + _tally_text(self.first_as["black"]),
+            f"  {self.second}: {s.wins} wins, {s.draws} draws, {s.losses} losses",
+            f"  time per ply: {self.first} mean {self.seconds[0] / max(1, self.moves[0]):.3f}s "
+            f"max {self.max_seconds[0]:.3f}s; {self.second} mean "
+            f"{self.seconds[1] / max(1, self.moves[1]):.3f}s max {self.max_seconds[1]:.3f}s",
+        ]
+        return "\n".join(lines)
+
+
+def _tally_text(t: Tally) -> str:
+    return f"{t.wins}-{t.draws}-{t.losses}"
+
+
+def play_game(white, black, max_plies: int = 400) -> tuple[Board, list[float], list[int],
+                                                         list[float]]:
+    """Play one game between two callables Board -> Ply; returns the final board and the
+    thinking time, plies chosen and longest ply per colour. Each player gets a copy of the
+    board, so a buggy player cannot corrupt the game."""
+    board = Board()
+    seconds, moves, longest = [0.0, 0.0], [0, 0], [0.0, 0.0]
+    players = (white, black)
+    while not board.is_over():
+        if board.ply_count >= max_plies:
+            raise RuntimeError(f"game did not end within {max_plies} plies")
+        turn = board.turn
+        t0 = time.perf_counter()
+        ply = players[turn](board.copy())
+        dt = time.perf_counter() - t0
+        seconds[turn] += dt
+        moves[turn] += 1
+        longest[turn] = max(longest[turn], dt)
+        if not isinstance(ply, Ply):
+            raise TypeError(f"{PLAYER_NAMES[turn]} player returned {ply!r}, not a Ply")
+        board.push(ply)  # IllegalPly names the ply if a player cheats
+    return board, seconds, moves, longest
+
+
+def game_seeds(seed: int, game: int) -> tuple[int, int]:
+    """Seeds of the --white and --black players in game `game` (1-based)."""
+    return seed * 100_003 + 2 * game, seed * 100_003 + 2 * game + 1
+
+
+def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bool = True,
+               on_game=None) -> tuple[list[GameResult], Summary]:
+    """Play `games` games between two SPECs; with `alternate`, the --black player takes White
+    in the even-numbered games. `on_game(result)` is called after each game."""
+    results = []
+    summary = Summary(first, second)
+    for g in range(1, games + 1):
+        s1, s2 = game_seeds(seed, g)
+        p1, p2 = parse_spec(first, s1), parse_spec(second, s2)
+        swapped = alternate and g % 2 == 0
+        white, black = (p2, p1) if swapped else (p1, p2)
+        board, seconds, moves, longest = play_game(white, black)
+        win = board.winner()
+        r = GameResult(
+            game=g, white=second if swapped else first, black=first if swapped else second,
+            swapped=swapped, winner=win if win == "draw" else COLOURS[win],
+            score=board.score(), plies=board.ply_count, seconds=tuple(seconds),
+            moves=tuple(moves), max_seconds=tuple(longest),
+            record=[str(p) for p in board.move_stack])
+        summary.add(r)
+        results.append(r)
+        if on_game is not None:
+            on_game(r)
+    return results, summary

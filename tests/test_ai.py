@@ -1,0 +1,104 @@
+"""The computer opponent: legal choices in both phases, exact search values, determinism."""
+
+import random
+
+import pytest
+
+from firmware_py import ai
+from firmware_py.rules import N_PLACEMENTS, PASS, Board, Ply
+from firmware_py.spaces import INDEX
+
+
+def random_board(seed: int, plies: int) -> Board:
+    rnd = random.Random(seed)
+    board = Board()
+    while board.ply_count < plies and not board.is_over():
+        board.push(rnd.choice(board.legal_plies()))
+    return board
+
+
+def minimax(board: Board, depth: int) -> int:
+    """Plain negamax with the engine's conventions (a forced pass costs no depth)."""
+    legal = board.legal_plies()
+    if not legal:
+        return ai.final_value(board)
+    if legal == [PASS]:
+        board.push(PASS)
+        v = -minimax(board, depth)
+        board.pop()
+        return v
+    if depth == 0:
+        return ai.evaluate(board)
+    best = -ai.INF
+    for ply in legal:
+        board.push(ply)
+        best = max(best, -minimax(board, depth - 1))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("seed,plies", [(1, 70), (2, 66), (3, 72), (4, 68)])
+def test_alpha_beta_value_equals_plain_minimax(seed, plies):
+    board = random_board(seed, plies)
+    if board.is_over():
+        pytest.skip("random game ended early")
+    result = ai.Searcher(random.Random(0)).search(board, depth=3)
+    assert result.depth == 3 or abs(result.value) > ai.WIN // 2
+    expected = minimax(board, result.depth)
+    assert result.value == expected
+    board.push(result.ply)  # and the chosen ply achieves that value
+    assert -minimax(board, result.depth - 1) == expected
+
+
+def test_choices_are_legal_in_both_phases_and_board_is_untouched():
+    rng = random.Random(7)
+    board = Board()
+    while not board.is_over():
+        before = board.fen()
+        ply = ai.choose_ply(board, rng=rng, nodes=300)
+        assert board.fen() == before
+        assert board.is_legal(ply), (board.fen(), ply)
+        board.push(ply)
+    assert board.ply_count > N_PLACEMENTS
+
+
+def test_node_budget_makes_play_deterministic():
+    board = random_board(11, 55)
+    a = [ai.choose(board, rng=random.Random(3), nodes=2000) for _ in range(2)]
+    assert a[0].ply == a[1].ply and a[0].nodes == a[1].nodes and a[0].value == a[1].value
+    assert a[0].nodes <= 2000
+
+
+def test_takes_the_move_that_cuts_off_the_opponent():
+    # Row 3: a3 B, b3 B, c3 W, d3 D, e3 W. White's c3d3 cuts a3 and b3 off the DVONN piece.
+    board = Board.from_stacks({"a3": "B", "b3": "B", "c3": "W", "d3": "D", "e3": "W"})
+    assert str(ai.choose_ply(board, rng=random.Random(1), depth=2)) == "c3d3"
+
+
+def test_wins_a_decided_ending_and_reports_it():
+    board = Board.from_stacks({"a3": "B", "b3": "B", "c3": "W", "d3": "D", "e3": "W"})
+    result = ai.choose(board, rng=random.Random(1), depth=6)
+    assert result.value > ai.WIN // 2 and result.pv[0] == result.ply
+
+
+def test_single_legal_ply_is_returned_without_search():
+    board = random_board(5, N_PLACEMENTS - 1)  # the 49th placement is forced
+    result = ai.choose(board, rng=random.Random(0), nodes=100)
+    assert result.ply == board.legal_plies()[0] and result.nodes == 0
+
+
+def test_placement_heuristic_prefers_spaces_near_dvonn_pieces():
+    board = Board.from_plies(["e3", "c3", "h3"])  # DVONN pieces placed; Black places now
+    scores = ai.placement_scores(board)
+    assert set(scores) == set(range(49)) - {INDEX["e3"], INDEX["c3"], INDEX["h3"]}
+    assert scores[INDEX["d3"]] > scores[INDEX["k5"]]
+
+
+def test_game_over_and_bad_level_are_clear_errors():
+    board = Board.from_stacks({"d3": "D", "e3": "W"})
+    board.push(Ply.parse("e3d3"))
+    assert board.is_over()
+    with pytest.raises(ValueError, match="over"):
+        ai.choose_ply(board, nodes=10)
+    with pytest.raises(ValueError, match="level 7"):
+        ai.choose_ply(Board(), level=7)
