@@ -20,7 +20,7 @@ from __future__ import annotations
 from rich.console import Console, Group
 from rich.text import Text
 
-from .rules import BLACK, PLAYER_NAMES, WHITE, Board
+from .rules import PLAYER_NAMES, Board
 from .spaces import COORDS, SPACES
 
 CELL = 4  # characters per space, separator included
@@ -101,4 +101,4 @@ def print_board(board: Board, console: Console | None = None, highlight=()) -> N
     (console or Console()).print(render(board, highlight))
 
 
-__all__ = ["board_text", "cell", "print_board", "render", "status_text", "WHITE", "BLACK"]
+__all__ = ["board_text", "cell", "print_board", "render", "status_text"]

@@ -6,7 +6,7 @@ import pytest
 
 from firmware_py.errors import IllegalPly
 from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
-from firmware_py.spaces import INDEX, N_SPACES, NEIGHBOURS, SPACES
+from firmware_py.spaces import INDEX, N_SPACES, NEIGHBOURS
 
 
 def sq(name):
