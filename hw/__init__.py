@@ -1,0 +1,22 @@
+"""Real hardware behind the interfaces of `firmware_py.interfaces`: board profiles, the serial
+scanner link and its protocol, the direct SPI scanner, WS2812 LEDs, buttons.
+
+>>> import hw
+>>> sensors, leds, buttons = hw.open_board("default", port="/dev/ttyACM0")   # doctest: +SKIP
+
+Modules import their hardware libraries lazily, so ``import hw`` works anywhere.
+"""
+
+
+def open_board(profile=None, port=None, **kwargs):
+    """Open the board a profile describes: see `hw.board.open_board`."""
+    from .board import open_board as _open_board
+
+    return _open_board(profile, port, **kwargs)
+
+
+def list_ports():
+    """Serial ports, likely scanners first: see `hw.serial_link.list_ports`."""
+    from .serial_link import list_ports as _list_ports
+
+    return _list_ports()

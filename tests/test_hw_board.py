@@ -1,0 +1,88 @@
+"""open_board: the right drivers for each profile, and nothing left open when one fails."""
+
+import os
+import tty
+from dataclasses import replace
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+import hw
+from firmware_py.errors import HardwareUnavailable, ProfileError
+from firmware_py.interfaces import ButtonSource, LedSink, SensorSource
+from hw.board import link_stats
+from hw.buttons import GpioButtons
+from hw.direct_scanner import DirectScanner
+from hw.leds import NoLeds
+from hw.profile import load_profile
+from hw.serial_link import SerialScanner
+
+
+@pytest.fixture
+def factory():
+    saved = Device.pin_factory
+    Device.pin_factory = f = MockFactory()
+    yield f
+    f.reset()
+    f.close()
+    Device.pin_factory = saved
+
+
+@pytest.fixture
+def pty_port():
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    yield os.ttyname(slave)
+    os.close(master)
+    os.close(slave)
+
+
+def test_default_profile_is_one_serial_scanner(factory, pty_port):
+    board = hw.open_board(None, port=pty_port, pin_factory=factory)
+    sensors, leds, buttons = board
+    assert isinstance(sensors, SerialScanner) and leds is sensors
+    assert isinstance(sensors, SensorSource) and isinstance(leds, LedSink)
+    assert isinstance(buttons, GpioButtons) and isinstance(buttons, ButtonSource)
+    assert sensors.port_name == pty_port and board.profile.name == "default"
+    stats = link_stats(sensors)
+    assert stats["frames"] == 0 and "bad_crc" in stats and "reconnects" in stats
+    board.close()
+    board.close()
+
+
+def test_direct_profile_without_leds(factory):
+    profile = load_profile("direct")
+    profile = replace(profile, leds=replace(profile.leds, driver="none"))
+    board = hw.open_board(profile, pin_factory=factory)
+    assert isinstance(board.sensors, DirectScanner) and isinstance(board.leds, NoLeds)
+    assert link_stats(board.sensors) is None
+    board.close()
+
+
+def test_failure_closes_what_was_opened(factory):
+    # The direct profile drives a WS2812 strip: impossible on this machine (not a Pi).
+    with pytest.raises(HardwareUnavailable, match="rpi_ws281x"):
+        hw.open_board("direct", pin_factory=factory)
+    # The scanner's select lines were released again.
+    profile = load_profile("direct")
+    hw.open_board(replace(profile, leds=replace(profile.leds, driver="none")),
+                  pin_factory=factory).close()
+
+
+def test_port_with_a_direct_scanner_is_refused(factory):
+    with pytest.raises(ProfileError, match="scanner.kind: a port"):
+        hw.open_board("direct", port="/dev/ttyACM0", pin_factory=factory)
+
+
+def test_buttons_unavailable_is_a_warning(pty_port, monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    board = hw.open_board("default", port=pty_port)
+    assert board.buttons is None
+    assert board.warnings and "buttons disabled" in board.warnings[0]
+    board.close()
+
+
+def test_list_ports_is_exposed():
+    assert isinstance(hw.list_ports(), list)
