@@ -1,0 +1,222 @@
+"""The people mode of `dvonn-board sim`: the controller against the simulated board in real time.
+
+A person plays through the simulator's hand by typing what to do; the simulated board turns it
+into sensor frames in real time, the controller works out the moves, and the terminal shows the
+board with what the LEDs say. The games go to their own database (`sim-games.sqlite3` beside the
+default one, or --db), and an unfinished game is resumed with the simulated pieces set up as
+recorded.
+
+Typed commands (spaces by name):
+
+    e3                 place the piece the rules expect next on e3     e3 W: a given kind
+    e3f3  (e3-f3)      lift the stack on e3 and put it on f3
+    lift e3 [N]  put f3  discard   one step at a time (N: only the top N pieces)
+    remove e3 [f3..]   take stacks off into the box      clear: every stack the LEDs say to remove
+    knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
+    confirm  undo  new   the board's buttons             show  help  quit
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+
+from rich.console import Console
+
+from ..rules import Ply
+from ..spaces import SPACES, parse_space
+from ..state import BoardState
+
+BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game"}
+HELP = __doc__.split("Typed commands (spaces by name):")[1].rstrip()
+
+
+class CommandError(ValueError):
+    """A typed command that cannot be understood: the message says what is wrong."""
+
+
+def parse_command(text: str, state: BoardState) -> list[tuple[str, tuple]]:
+    """The hand actions (method name, arguments) for one typed command.
+
+    Buttons come back as ('button', (name,)). Raises CommandError naming the bad word.
+
+    >>> from firmware_py.rules import Board
+    >>> s = BoardState(board=Board(), mode="idle")
+    >>> parse_command("e3", s), parse_command("e3-f3", s)
+    ([('place', (23, 'D'))], [('lift', (23, None)), ('put', (24,))])
+    """
+    words = text.strip().split()
+    if not words:
+        return []
+    verb, rest = words[0].lower(), words[1:]
+    try:
+        if verb in BUTTONS and not rest:
+            return [("button", (BUTTONS[verb],))]
+        if verb == "lift":
+            return [("lift", (parse_space(rest[0]), _count(rest[1:])))]
+        if verb == "put":
+            return [("put", (parse_space(rest[0]),))]
+        if verb == "discard":
+            return [("discard", ())]
+        if verb == "remove":
+            return [("remove", (parse_space(w), None)) for w in _some(rest)]
+        if verb == "clear":
+            if not state.remove:
+                raise CommandError("clear: the LEDs show no stack to remove")
+            return [("remove", (s, None)) for s in state.remove]
+        if verb == "knock":
+            return [("knock", (parse_space(rest[0]),))]
+        if verb == "restore":
+            return [("restore", (parse_space(rest[0]) if rest else None,))]
+        if verb == "slide":
+            src, dst, *via = (parse_space(w) for w in _some(rest, 2))
+            return [("slide", (src, dst, tuple(via)))]
+        if verb == "wait":
+            return [("wait", (float(rest[0]),))]
+        if verb == "place":
+            return _place(rest, state)
+        if len(words) <= 2 and verb not in ("pass",):
+            try:
+                ply = Ply.parse(verb)
+            except ValueError:
+                raise CommandError(f"{verb!r}: not a command, a space or a move "
+                                   "(type help)") from None
+            if ply.is_placement:
+                return _place(words, state)
+            if ply.is_move and len(words) == 1:
+                return [("lift", (ply.src, None)), ("put", (ply.dst,))]
+    except IndexError:
+        raise CommandError(f"{verb}: needs a space (e.g. {verb} e3)") from None
+    except ValueError as e:
+        if isinstance(e, CommandError):
+            raise
+        raise CommandError(f"{text.strip()!r}: {e}") from None
+    raise CommandError(f"{verb!r}: not a command (type help)")
+
+
+def _some(words, n: int = 1):
+    if len(words) < n:
+        raise IndexError
+    return words
+
+
+def _count(words) -> int | None:
+    return int(words[0]) if words else None
+
+
+def _place(words, state: BoardState) -> list[tuple[str, tuple]]:
+    space = parse_space(words[0])
+    if len(words) > 1:
+        kind = words[1].upper()
+        if kind not in ("W", "B", "D"):
+            raise CommandError(f"{words[1]!r}: a piece is W, B or D")
+    else:
+        kind = state.board.piece_to_place()
+        if kind is None:
+            raise CommandError(f"{SPACES[space]}: all pieces are placed; a move is e3f3")
+    return [("place", (space, kind))]
+
+
+class HandDesk:
+    """Runs typed hand actions on the simulated board inside the session's loop thread.
+
+    Wraps the SimBoard as the session's SensorSource: before each frame it does the actions
+    typed since (the simulated hand is not thread-safe, the loop is its only user).
+    """
+
+    def __init__(self, sim, report):
+        self.sim = sim
+        self.adc_max = sim.adc_max
+        self.report = report
+        self.pending: queue.SimpleQueue = queue.SimpleQueue()
+
+    def submit(self, actions) -> None:
+        self.pending.put(actions)
+
+    def read_frame(self, timeout=None):
+        while not self.pending.empty():
+            for name, args in self.pending.get():
+                try:
+                    getattr(self.sim.hand, name)(*args)
+                except ValueError as e:  # sim.hand.HandError and bad arguments
+                    self.report(f"the hand cannot {name}: {e}")
+                    break
+        return self.sim.read_frame(timeout)
+
+    def close(self) -> None:
+        self.sim.close()
+
+
+def run_people(args, make_controller) -> int:
+    """The interactive real-time game (see the module docstring); returns the exit status."""
+    from sim.board import SimBoard
+    from sim.clock import RealTimeClock
+
+    from ..session import Session
+    from ..store import Store, default_path
+    from ..terminal import view
+
+    console = Console()
+    db = args.db or default_path().with_name("sim-games.sqlite3")
+    sim = SimBoard(seed=args.seed, clock=RealTimeClock(getattr(args, "speed", 1.0)))
+    desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
+    store = Store(db)
+    unfinished = store.unfinished()
+    if unfinished is not None:  # the pieces stand where the record says
+        sim.setup(store.board(unfinished.id))
+    session = Session(desk, sim, store, make_controller, buttons=None,
+                      tags={"Site": "dvonn-board simulator"})
+    console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
+                                       else f"; new game {session.game_id}"))
+    session.subscribe(lambda s: console.print(view(s.state, s.rebuild)))
+    stop = threading.Event()
+    loop = threading.Thread(target=session.run, args=(stop,), name="session", daemon=True)
+    loop.start()
+    console.print(HELP)
+    try:
+        for line in _lines():
+            word = line.strip().lower()
+            if word in ("quit", "exit", "q"):
+                break
+            if word == "help":
+                console.print(HELP)
+                continue
+            if word == "show":
+                console.print(view(session.state, session.rebuild))
+                continue
+            try:
+                actions = parse_command(line, session.state)
+            except CommandError as e:
+                console.print(f"[red]{e}[/red]")
+                continue
+            buttons = [a for a in actions if a[0] == "button"]
+            for _, (name,) in buttons:
+                {"undo": session.takeback, "confirm": session.confirm,
+                 "new_game": lambda: _new_game(session, sim)}[name]()
+            if len(buttons) < len(actions):
+                desk.submit(actions)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        loop.join(timeout=5)
+        session.close()
+    return 0
+
+
+def _new_game(session, sim) -> None:
+    session.new_game()
+    sim.hand.cancel()
+    sim.setup([()] * 49)  # the people clear the board for a new game
+
+
+def _lines():
+    while True:
+        try:
+            line = input("> ") if sys.stdin.isatty() else sys.stdin.readline()
+        except EOFError:
+            return
+        if not line and not sys.stdin.isatty():
+            return
+        yield line

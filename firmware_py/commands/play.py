@@ -1,0 +1,97 @@
+"""`dvonn-board play [--profile FILE] [--port PORT] [--db FILE]`: a game on the real board.
+
+Opens the board the profile describes (scanner, LEDs, buttons), resumes the unfinished game of
+the database or starts a new one, and shows the board and what the LEDs say in the terminal
+until Ctrl-C (LEDs off, port closed, every committed ply already on disk). A takeback: the undo
+button, or `dvonn-board games takeback` from another terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import DvonnError, HardwareUnavailable, ProfileError
+from .games import add_db_argument
+
+ORDER = 10
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("play", help="play a game on the real board",
+                              description="A game on the real board: the terminal shows the "
+                                          "board and the LEDs' meaning; Ctrl-C stops (nothing "
+                                          "is lost, the next start resumes the game).")
+    p.add_argument("--profile", metavar="FILE", default=None,
+                   help="the board profile (default: the packaged default profile)")
+    p.add_argument("--port", metavar="PORT", default=None,
+                   help="the scanner's serial port (default: the profile's)")
+    add_db_argument(p)
+    p.add_argument("--new", action="store_true",
+                   help="start a new game even if one is unfinished (that one is kept)")
+    p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
+    p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
+    p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
+    p.set_defaults(func=run)
+
+
+def tags_from(args) -> dict[str, str]:
+    tags = {"White": args.white, "Black": args.black, "Event": args.event}
+    return {k: v for k, v in tags.items() if v}
+
+
+def open_parts(opened):
+    """(source, leds, buttons) from what `hw.open_board` returns: a tuple, or an object with
+    `source`/`sensors`, `leds` and an optional `buttons`."""
+    if isinstance(opened, tuple):
+        source, leds, *rest = opened
+        return source, leds, (rest[0] if rest else None)
+    source = getattr(opened, "source", None) or getattr(opened, "sensors")
+    return source, opened.leds, getattr(opened, "buttons", None)
+
+
+def make_controller_factory(**options):
+    """A `make_controller(board)` for the session, building the inference helper's Controller."""
+    from ..controller import Controller
+
+    def make(board):
+        return Controller(board=board, **options)
+    return make
+
+
+def run(args) -> int:
+    from rich.console import Console
+    from rich.live import Live
+
+    from ..session import Session
+    from ..store import Store
+    from ..terminal import view
+
+    console = Console()
+    try:
+        import hw
+        from hw.profile import load_profile
+        profile = load_profile(args.profile)
+        source, leds, buttons = open_parts(hw.open_board(profile, port=args.port))
+    except ProfileError as e:
+        print(f"dvonn-board play: profile: {e}", file=sys.stderr)
+        return 2
+    except (HardwareUnavailable, OSError) as e:
+        print(f"dvonn-board play: the board cannot be opened: {e}", file=sys.stderr)
+        return 1
+    try:
+        store = Store(args.db)
+        session = Session(source, leds, store, make_controller_factory(), buttons,
+                          resume=not args.new, tags=tags_from(args))
+    except (DvonnError, OSError) as e:
+        for part in (leds, source, buttons):
+            if part is not None:
+                part.close()
+        print(f"dvonn-board play: {e}", file=sys.stderr)
+        return 1
+    what = "resumed" if session.resumed else "new"
+    note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
+    with Live(view(session.state, session.rebuild, note), console=console,
+              auto_refresh=False) as live:
+        session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
+        session.run()  # until Ctrl-C; closes LEDs, port and database
+    return 0

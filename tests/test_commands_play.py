@@ -1,0 +1,70 @@
+"""`dvonn-board play` through the real entry point, with the board opened by a stand-in
+`hw.open_board` (scripted frames, recorded LEDs) and the session test's occupancy controller."""
+
+import hw
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.commands import play
+from firmware_py.errors import HardwareUnavailable
+from firmware_py.interfaces import BLANK
+from firmware_py.store import Store
+from tests.test_session import (TOKENS, OccupancyController, RecordingLeds, ScriptedSource,
+                                placements)
+
+
+class CtrlC(ScriptedSource):
+    """Frames from the script, then the person presses Ctrl-C."""
+
+    def read_frame(self, timeout=None):
+        if not self.script:
+            raise KeyboardInterrupt
+        return super().read_frame(timeout)
+
+
+@pytest.fixture
+def board(monkeypatch):
+    parts = {}
+
+    def open_board(profile, port=None):
+        assert profile.name and port in (None, "/dev/ttyDVONN")
+        parts["source"] = CtrlC([set()] + placements(TOKENS[:3]))
+        parts["leds"] = RecordingLeds()
+        return parts["source"], parts["leds"]
+
+    monkeypatch.setattr(hw, "open_board", open_board, raising=False)
+    monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
+    return parts
+
+
+def test_play_records_the_game_and_ctrl_c_turns_everything_off(board, tmp_path, capsys):
+    db = tmp_path / "g.sqlite3"
+    status = main(["play", "--db", str(db), "--port", "/dev/ttyDVONN", "--white", "Ann"])
+    assert status == 130  # Ctrl-C
+    assert board["leds"].closed and board["leds"].frames[-1] == BLANK and board["source"].closed
+    with Store(db) as store:
+        game = store.unfinished()
+        assert [str(p) for p in store.plies(game.id)] == TOKENS[:3]
+        assert game.tags == {"White": "Ann"}
+    assert "new game 1" in capsys.readouterr().out
+    # The next start resumes it.
+    board.clear()
+    assert main(["play", "--db", str(db)]) == 130
+    assert "resumed game 1" in capsys.readouterr().out
+
+
+def test_play_says_why_the_board_cannot_be_opened(monkeypatch, tmp_path, capsys):
+    def no_board(profile, port=None):
+        raise HardwareUnavailable("not a Raspberry Pi")
+    monkeypatch.setattr(hw, "open_board", no_board, raising=False)
+    assert main(["play", "--db", str(tmp_path / "g.sqlite3")]) == 1
+    assert "not a Raspberry Pi" in capsys.readouterr().err
+    assert main(["play", "--profile", str(tmp_path / "missing.toml")]) in (1, 2)
+    assert "missing.toml" in capsys.readouterr().err
+
+
+def test_open_parts_accepts_a_tuple_or_an_object():
+    class Opened:
+        source, leds, buttons = "s", "l", "b"
+    assert play.open_parts(("s", "l")) == ("s", "l", None)
+    assert play.open_parts(Opened()) == ("s", "l", "b")

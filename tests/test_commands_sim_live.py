@@ -1,0 +1,66 @@
+"""The people mode of `dvonn-board sim`: typed commands to hand actions, and the hand desk."""
+
+import doctest
+
+import pytest
+
+from firmware_py import terminal
+from firmware_py.commands import _sim_live
+from firmware_py.commands._sim_live import CommandError, HandDesk, parse_command
+from firmware_py.rules import Board
+from firmware_py.spaces import INDEX
+from firmware_py.state import BoardState
+from tests.test_guidance import phase2_board
+
+
+def test_doctests():
+    assert doctest.testmod(_sim_live).failed == 0
+    assert doctest.testmod(terminal).failed == 0
+
+
+def test_commands_become_hand_actions():
+    placing = BoardState(board=Board.from_plies(["e3", "f3", "g3"]), mode="idle")
+    e3, f3 = INDEX["e3"], INDEX["f3"]
+    assert parse_command("a1", placing) == [("place", (0, "B"))]
+    assert parse_command("A1 w", placing) == [("place", (0, "W"))]
+    assert parse_command("place a1 D", placing) == [("place", (0, "D"))]
+    assert parse_command("e3:f3", placing) == [("lift", (e3, None)), ("put", (f3,))]
+    assert parse_command("lift e3 2", placing) == [("lift", (e3, 2))]
+    assert parse_command("remove e3 f3", placing) == [("remove", (e3, None)), ("remove", (f3, None))]
+    assert parse_command("slide e3 f3 g3", placing) == [("slide", (e3, f3, (INDEX["g3"],)))]
+    assert parse_command("restore", placing) == [("restore", (None,))]
+    assert parse_command("wait 1.5", placing) == [("wait", (1.5,))]
+    assert parse_command("undo", placing) == [("button", ("undo",))]
+    assert parse_command("new", placing) == [("button", ("new_game",))]
+    assert parse_command("  ", placing) == []
+    removing = BoardState(board=phase2_board(), mode="removing", remove=[1, 2])
+    assert parse_command("clear", removing) == [("remove", (1, None)), ("remove", (2, None))]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x9", "not a command"), ("lift", "needs a space"), ("put z9", "z9"),
+    ("a1 Q", "W, B or D"), ("clear", "no stack to remove"), ("jump e3", "not a command"), ("pass", "not a command"),
+])
+def test_bad_commands_say_what_is_wrong(text, message):
+    with pytest.raises(CommandError, match=message):
+        parse_command(text, BoardState(board=Board(), mode="idle"))
+
+
+def test_moves_need_all_pieces_placed():
+    with pytest.raises(CommandError, match="all pieces are placed"):
+        parse_command("a1", BoardState(board=phase2_board(), mode="idle"))
+
+
+def test_hand_desk_runs_actions_in_the_reading_thread_and_reports_failures():
+    from sim.board import SimBoard
+    sim = SimBoard(seed=3)
+    reports = []
+    desk = HandDesk(sim, reports.append)
+    desk.submit([("lift", (INDEX["a1"], None))])  # nothing there
+    desk.submit([("place", (INDEX["e3"], "D"))])
+    frame = desk.read_frame()
+    assert frame is not None and reports and "lift" in reports[0]
+    sim.run(3.0)
+    assert sim.stack("e3") == ("D",)
+    desk.close()
+    assert sim.closed
