@@ -27,10 +27,10 @@ def board(monkeypatch):
     parts = {}
 
     def open_board(profile, port=None):
-        assert profile.name and port in (None, "/dev/ttyDVONN")
+        assert profile is None and port in (None, "/dev/ttyDVONN")
         parts["source"] = CtrlC([set()] + placements(TOKENS[:3]))
         parts["leds"] = RecordingLeds()
-        return parts["source"], parts["leds"]
+        return parts["source"], parts["leds"], None
 
     monkeypatch.setattr(hw, "open_board", open_board, raising=False)
     monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
@@ -57,14 +57,15 @@ def test_play_says_why_the_board_cannot_be_opened(monkeypatch, tmp_path, capsys)
     def no_board(profile, port=None):
         raise HardwareUnavailable("not a Raspberry Pi")
     monkeypatch.setattr(hw, "open_board", no_board, raising=False)
+    monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
     assert main(["play", "--db", str(tmp_path / "g.sqlite3")]) == 1
     assert "not a Raspberry Pi" in capsys.readouterr().err
     assert main(["play", "--profile", str(tmp_path / "missing.toml")]) in (1, 2)
     assert "missing.toml" in capsys.readouterr().err
 
 
-def test_open_parts_accepts_a_tuple_or_an_object():
-    class Opened:
-        source, leds, buttons = "s", "l", "b"
-    assert play.open_parts(("s", "l")) == ("s", "l", None)
-    assert play.open_parts(Opened()) == ("s", "l", "b")
+def test_open_parts_unpacks_the_real_hw_board():
+    from hw.board import Board
+    opened = Board("s", "l", None, warnings=("buttons disabled: no GPIO",))
+    assert play.open_parts(opened) == ("s", "l", None, ("buttons disabled: no GPIO",))
+    assert play.open_parts(("s", "l", "b")) == ("s", "l", "b", ())

@@ -22,7 +22,8 @@ def register(subparsers) -> None:
                                           "board and the LEDs' meaning; Ctrl-C stops (nothing "
                                           "is lost, the next start resumes the game).")
     p.add_argument("--profile", metavar="FILE", default=None,
-                   help="the board profile (default: the packaged default profile)")
+                   help="the board profile: a TOML file or a packaged profile's name "
+                        "(default: the packaged default)")
     p.add_argument("--port", metavar="PORT", default=None,
                    help="the scanner's serial port (default: the profile's)")
     add_db_argument(p)
@@ -40,13 +41,10 @@ def tags_from(args) -> dict[str, str]:
 
 
 def open_parts(opened):
-    """(source, leds, buttons) from what `hw.open_board` returns: a tuple, or an object with
-    `source`/`sensors`, `leds` and an optional `buttons`."""
-    if isinstance(opened, tuple):
-        source, leds, *rest = opened
-        return source, leds, (rest[0] if rest else None)
-    source = getattr(opened, "source", None) or getattr(opened, "sensors")
-    return source, opened.leds, getattr(opened, "buttons", None)
+    """(sensors, leds, buttons, warnings) from what `hw.open_board` returns (it unpacks as three
+    and may carry `warnings`, e.g. "buttons disabled: no GPIO")."""
+    sensors, leds, buttons = opened
+    return sensors, leds, buttons, tuple(getattr(opened, "warnings", ()))
 
 
 def make_controller_factory(**options):
@@ -67,11 +65,10 @@ def run(args) -> int:
     from ..terminal import view
 
     console = Console()
+    make_controller = make_controller_factory()
     try:
         import hw
-        from hw.profile import load_profile
-        profile = load_profile(args.profile)
-        source, leds, buttons = open_parts(hw.open_board(profile, port=args.port))
+        source, leds, buttons, warnings = open_parts(hw.open_board(args.profile, port=args.port))
     except ProfileError as e:
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
@@ -80,7 +77,7 @@ def run(args) -> int:
         return 1
     try:
         store = Store(args.db)
-        session = Session(source, leds, store, make_controller_factory(), buttons,
+        session = Session(source, leds, store, make_controller, buttons,
                           resume=not args.new, tags=tags_from(args))
     except (DvonnError, OSError) as e:
         for part in (leds, source, buttons):
@@ -88,6 +85,8 @@ def run(args) -> int:
                 part.close()
         print(f"dvonn-board play: {e}", file=sys.stderr)
         return 1
+    for warning in warnings:
+        console.print(f"[yellow]{warning}[/yellow]")
     what = "resumed" if session.resumed else "new"
     note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
     with Live(view(session.state, session.rebuild, note), console=console,
