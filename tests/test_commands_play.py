@@ -54,14 +54,16 @@ def test_play_records_the_game_and_ctrl_c_turns_everything_off(board, tmp_path, 
 
 
 def test_play_says_why_the_board_cannot_be_opened(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
+    db = str(tmp_path / "g.sqlite3")
+    assert main(["play", "--db", db, "--profile", str(tmp_path / "missing.toml")]) in (1, 2)
+    assert "missing.toml" in capsys.readouterr().err
+
     def no_board(profile, port=None):
         raise HardwareUnavailable("not a Raspberry Pi")
     monkeypatch.setattr(hw, "open_board", no_board, raising=False)
-    monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
-    assert main(["play", "--db", str(tmp_path / "g.sqlite3")]) == 1
+    assert main(["play", "--db", db]) == 1
     assert "not a Raspberry Pi" in capsys.readouterr().err
-    assert main(["play", "--profile", str(tmp_path / "missing.toml")]) in (1, 2)
-    assert "missing.toml" in capsys.readouterr().err
 
 
 def test_open_parts_unpacks_the_real_hw_board():
