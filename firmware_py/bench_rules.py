@@ -50,7 +50,6 @@ class GameResult(NamedTuple):
 def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
     """Play one uniformly random game. trace, if given, receives every ply in order: ('place', p),
     ('pass',) or (ps, pd, n_legal) with padded bit positions (rules.P2S maps them to spaces)."""
-    rand = rnd.random
     order = list(S2P)
     rnd.shuffle(order)  # placements: uniform over the empty spaces, one after another
     if trace is not None:
@@ -61,14 +60,58 @@ def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
     for p in order[3::2]:  # Black places the first piece of its own colour
         b |= 1 << p
     w = BOARD & ~dv & ~b
-    occ = one = BOARD
+    return _play_out(rnd, hs, BOARD, w, b, dv, BOARD, True, 49, False, trace)
+
+
+def playout(board, rnd: _random.Random, trace: list | None = None) -> GameResult:
+    """Finish `board`'s game with uniformly random plies, leaving `board` unchanged.
+
+    For a computer opponent's simulations (Monte Carlo) as much as for benchmarks; turns and
+    moves_seen count only the plies played here.
+
+    >>> import random
+    >>> from firmware_py.rules import Board
+    >>> b = Board.from_stacks({"d3": "D", "e3": "BW", "f3": "B", "g3": "W"})
+    >>> result = playout(b, random.Random(0))
+    >>> result.plies > 49 and sum(result.score) <= 4 and b.ply_count == 49
+    True
+    """
+    st = board._st
+    hs = [len(s) for s in st]
+    occ, w, b, dv, one = board._occ, board._w, board._b, board._dv, board._one
+    plies = board.ply_count
+    if plies < 49:  # finish the placements in random order, the pieces in the rules' order
+        free = [p for p in S2P if not occ >> p & 1]
+        rnd.shuffle(free)
+        for k, p in enumerate(free, plies):
+            bit = 1 << p
+            if trace is not None:
+                trace.append(("place", p))
+            hs[p] = 1
+            occ |= bit
+            one |= bit
+            if k < 3:
+                dv |= bit
+            elif k % 2:
+                b |= bit
+            else:
+                w |= bit
+        plies, white = 49, True
+    else:
+        white = board.turn == 0
+    result = _play_out(rnd, hs, occ, w, b, dv, one, white, plies, board._loose, trace)
+    return result
+
+
+def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameResult:
+    """The phase-2 loop on bitboards: random legal moves and forced passes until neither can
+    move. hs: heights by padded bit; loose: some stacks may be unlinked (flood after each move)."""
+    rand = rnd.random
     dest = DEST
     safe = SAFE
     relmask = _REL_MASK
     max_h = MAX_MOBILE_HEIGHT
-    white = True  # White places the 49th piece and moves at once
     stuck = False
-    plies = 49
     turns = moves_seen = 0
     while True:
         own = w if white else b
@@ -165,7 +208,7 @@ def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
             dv = (dv ^ srcbit) | low
             check = True
         else:
-            check = not safe[((occ << 13) >> ps) & relmask]
+            check = loose or not safe[((occ << 13) >> ps) & relmask]
         if check:
             reach = dv
             while True:
@@ -180,6 +223,7 @@ def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
                 w &= reach
                 b &= reach
                 one &= reach
+            loose = False
         plies += 1
         if trace is not None:
             trace.append((ps, pd, total))

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from firmware_py.bench_rules import random_game
+from firmware_py.bench_rules import playout, random_game
 from firmware_py.rules import BLACK, PASS, P2S, WHITE, Board, Ply
 from tests.reference_rules import RefGame
 
@@ -75,12 +75,11 @@ def test_board_agrees_with_reference(chunk):
         play_both(seed)
 
 
-def replay_trace(seed: int) -> None:
-    trace = []
-    result = random_game(random.Random(seed), trace)
-    ref = RefGame()
+def check_trace(ref: RefGame, trace: list, seed) -> None:
+    """Replay a fast-playout trace on the reference engine, checking every ply on the way."""
     for entry in trace:
         if entry[0] == "place":
+            assert ref.placing()
             ref.place(P2S[entry[1]])
         elif entry[0] == "pass":
             assert not ref.moves(ref.turn) and ref.moves(1 - ref.turn)
@@ -88,16 +87,61 @@ def replay_trace(seed: int) -> None:
         else:
             ps, pd, n_legal = entry
             moves = ref.moves(ref.turn)
-            assert n_legal == len(moves) and (P2S[ps], P2S[pd]) in moves, (seed, len(trace))
+            assert n_legal == len(moves) and (P2S[ps], P2S[pd]) in moves, seed
             ref.move(P2S[ps], P2S[pd])
     assert ref.is_over()
+
+
+def replay_trace(seed: int) -> None:
+    trace = []
+    result = random_game(random.Random(seed), trace)
+    ref = RefGame()
+    check_trace(ref, trace, seed)
     assert result.score == ref.score() and result.plies == len(trace)
+
+
+def playout_from_the_middle(seed: int) -> None:
+    """playout() from a Board part-way through a game (placing or moving) finishes it legally."""
+    rnd = random.Random(seed)
+    board, ref = Board(), RefGame()
+    for _ in range(rnd.randrange(90)):
+        legal = board.legal_plies()
+        if not legal:
+            break
+        ply = rnd.choice(legal)
+        board.push(ply)
+        if ply.is_placement:
+            ref.place(ply.dst)
+        elif ply.is_pass:
+            ref.pass_turn()
+        else:
+            ref.move(ply.src, ply.dst)
+    key, plies = board.key(), board.ply_count
+    trace = []
+    result = playout(board, rnd, trace)
+    assert board.key() == key and board.ply_count == plies  # the board is left alone
+    check_trace(ref, trace, seed)
+    assert result.score == ref.score() and result.plies == plies + len(trace)
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_playout_agrees_with_reference(chunk):
     for seed in range(chunk, GAMES, CHUNKS):
         replay_trace(seed)
+        if seed % 3 == 0:
+            playout_from_the_middle(seed)
+
+
+def test_playout_from_a_set_up_position_with_unlinked_stacks():
+    # g1/h1 are linked to no DVONN piece: the first move must remove them, as Board does.
+    for seed in range(30):
+        board = Board.from_stacks({"a3": "D", "a2": "B", "b3": "W", "c3": "B", "g1": "B",
+                                   "h1": "W"}, turn=BLACK)
+        trace = []
+        result = playout(board, random.Random(seed), trace)
+        for entry in trace:
+            board.push(PASS if entry[0] == "pass" else Ply(P2S[entry[0]], P2S[entry[1]]))
+        assert board.is_over() and result.score == board.score()
 
 
 def test_fast_playout_is_uniform_over_legal_moves():
