@@ -290,6 +290,8 @@ def write_record(game: GameRecord | Board, tags: dict[str, str] | None = None,
                  width: int = 79) -> str:
     """Our own format for a game or a board's history (every ply written, passes included)."""
     if isinstance(game, Board):
+        if game.ply_count != len(game.move_stack):
+            raise ValueError("a board set up with Board.from_stacks has no record to write")
         game = GameRecord(tags={}, plies=list(game.move_stack))
     board = game.board()
     all_tags = dict(game.tags)

@@ -149,3 +149,8 @@ def test_a_bad_token_after_the_omitted_49th_placement_leaves_48_plies():
     board = random_game(6)
     e = bad(" ".join([str(p) for p in board.move_stack[:48]] + ["a1k5"]))
     assert (e.ply, e.token) == (49, "a1k5") and e.board.ply_count == 48
+
+
+def test_a_set_up_board_has_no_record_to_write():
+    with pytest.raises(ValueError, match="from_stacks"):
+        write_record(Board.from_stacks({"e3": "D", "f3": "W"}))
