@@ -9,7 +9,7 @@ pauses play and shows `link_lost` until frames come back; nothing recorded is lo
 
 Other front ends (the terminal, the web view) use a small API that is safe from any thread:
 
-- `state`: the `BoardState` to show (the controller's, or a `link_lost` copy of it)
+- `state`: the `BoardState` to show (the controller's; while the link is down, in `link_lost`)
 - `subscribe(callback) -> unsubscribe`: `callback(session)` runs in the loop after each change
 - `takeback()`, `new_game(tags)`, `confirm()`: queued, done by the loop at its next step
 - `rebuild`: after a takeback, one line per space to put back ("e3: B D W (bottom to top)")
@@ -166,11 +166,15 @@ class Session:
                 log.warning("scanner link lost: %s", e)
                 self.link_lost = True
                 self._lost_at = self.clock()
+                if hasattr(self.controller, "link_lost"):  # decide nothing until frames return
+                    self.controller.link_lost()
             frame = None
         if frame is not None:
             if self.link_lost:
                 log.info("scanner link back")
                 self.link_lost = False
+                if hasattr(self.controller, "link_restored"):
+                    self.controller.link_restored()
             self._last_time = frame.time
             self.controller.feed(frame)
             got = True
@@ -287,7 +291,11 @@ class Session:
         self.game_id = self.store.new_game(tags)
         self.rebuild = []
         self.resumed = False
-        self._start_controller(Board())
+        if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
+            self.controller.new_game()
+            self._plies, self._external_undos, self._finished = [], 0, False
+        else:
+            self._start_controller(Board())
 
     def _after_change(self) -> None:
         state = self.state
