@@ -34,6 +34,9 @@ from .spaces import COORDS, N_SPACES, NEIGHBOURS, distance
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
 DEFAULT_LEVEL = 3
+# Level -> a node budget worth the level's time here (about 40k nodes/s on the development
+# machine with other work running): for comparing levels by matches independent of load.
+LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
@@ -69,21 +72,26 @@ def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     >>> evaluate(b) > 0   # White tops 2 pieces and can move, Black's single is pinned
     True
     """
+    moves_w, stacks_w = board.mobility(WHITE)
+    moves_b, stacks_b = board.mobility(BLACK)
+    return _value(board, weights, moves_w, stacks_w, moves_b, stacks_b)
+
+
+def _value(board: Board, weights: Weights, moves_w: int, stacks_w: int, moves_b: int,
+           stacks_b: int) -> int:
+    """evaluate() with the mobility counts already at hand (the search needs them anyway)."""
     st = board._st
     w_own, b_own = board._w, board._b
-    mat = 0
-    for p in bits(w_own):
+    one = board._one
+    mat = (w_own & one).bit_count() - (b_own & one).bit_count()
+    for p in bits(w_own & ~one):
         mat += len(st[p])
-    for p in bits(b_own):
+    for p in bits(b_own & ~one):
         mat -= len(st[p])
     dv = board._dv
-    dstacks = bin(dv & w_own).count("1") - bin(dv & b_own).count("1")
-    mw = board._moves(WHITE)
-    mb = board._moves(BLACK)
-    stacks_w = len({a for a, _ in mw})
-    stacks_b = len({a for a, _ in mb})
+    dstacks = (dv & w_own).bit_count() - (dv & b_own).bit_count()
     value = (weights.material * mat + weights.mobile_stack * (stacks_w - stacks_b)
-             + weights.move * (len(mw) - len(mb)) + weights.dvonn_stack * dstacks)
+             + weights.move * (moves_w - moves_b) + weights.dvonn_stack * dstacks)
     value = value if board.turn == WHITE else -value
     return value + weights.tempo
 
@@ -253,6 +261,22 @@ class Searcher:
         self.nodes += 1
         if self.nodes & 255 == 0 or self._node_limit is not None:
             self._check_limits()
+        if depth <= 0:
+            if board.ply_count < N_PLACEMENTS:
+                return 0  # placement leaves are not scored (searched only near phase 2)
+            # A leaf: the mobility counts tell a finished game or a forced pass apart, and
+            # are part of the evaluation, so no move list is built here.
+            moves_w, stacks_w = board.mobility(WHITE)
+            moves_b, stacks_b = board.mobility(BLACK)
+            if (moves_w if board.turn == WHITE else moves_b) == 0:
+                if moves_w + moves_b == 0:
+                    return final_value(board)
+                board._push(PASS)  # a forced pass costs no depth
+                try:
+                    return -self._negamax(board, depth, -beta, -alpha, height + 1)
+                finally:
+                    board.pop()
+            return _value(board, self.weights, moves_w, stacks_w, moves_b, stacks_b)
         legal = board.legal_plies()
         if not legal:
             return final_value(board)
@@ -262,10 +286,6 @@ class Searcher:
                 return -self._negamax(board, depth, -beta, -alpha, height + 1)
             finally:
                 board.pop()
-        if depth <= 0:
-            if board.ply_count < N_PLACEMENTS:
-                return 0  # placement leaves are not scored (searched only near phase 2)
-            return evaluate(board, self.weights)
         key = board.key()
         entry = self.tt.get(key)
         tt_move = None

@@ -1,0 +1,80 @@
+"""Strength of the computer opponent, measured by engine matches (colours alternate).
+
+    python -m firmware_py.bench_ai                      # everything below, modest game counts
+    python -m firmware_py.bench_ai --only default --games 100
+    python -m firmware_py.bench_ai --only ladder --ladder-games 20 --json
+
+Three measurements, the targets of issue 8:
+  default  the default level, on its clock, against `random` (target >= 99 % wins) and
+           `greedy` (target >= 90 % wins)
+  pi       the default level with the node budget a Pi gets in its time (PI_SLOWDOWN times
+           fewer nodes than here), against `greedy`
+  ladder   each level against the one below, with fixed node budgets (LEVEL_NODES: the nodes
+           this machine searches in the level's time), so the comparison does not depend on
+           how busy the machine is; and deterministic given the seed.
+Prints one line per match (and with --json one object per match), so partial runs count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import ai
+from .match import play_match
+
+PI_SLOWDOWN = 4  # a Raspberry Pi 4 runs this code 3-5x slower than the development machine
+
+
+def level_nodes(level: int) -> int:
+    return ai.LEVEL_NODES[level]
+
+
+def matches(games: int, ladder_games: int, only: str | None) -> list[tuple[str, str, str, int]]:
+    d = ai.DEFAULT_LEVEL
+    out = []
+    if only in (None, "default"):
+        out += [("default vs random", f"ai:{d}", "random", games),
+                ("default vs greedy", f"ai:{d}", "greedy", games)]
+    if only in (None, "pi"):
+        pi_nodes = level_nodes(d) // PI_SLOWDOWN
+        out += [("default (Pi budget) vs greedy", f"ai:{d},nodes={pi_nodes}", "greedy", games)]
+    if only in (None, "ladder"):
+        levels = sorted(ai.LEVEL_NODES)
+        for low, high in zip(levels, levels[1:]):
+            out.append((f"level {high} vs level {low}", f"ai:{high},nodes={level_nodes(high)}",
+                        f"ai:{low},nodes={level_nodes(low)}", ladder_games))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m firmware_py.bench_ai", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=40, help="games per match against random/greedy")
+    p.add_argument("--ladder-games", type=int, default=20, help="games per level pair")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--only", choices=("default", "pi", "ladder"))
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    print(f"default level {ai.DEFAULT_LEVEL}; level seconds {ai.LEVEL_TIMES}; "
+          f"level nodes {ai.LEVEL_NODES}", file=sys.stderr)
+    for name, first, second, n in matches(args.games, args.ladder_games, args.only):
+        t0 = time.perf_counter()
+        _, summary = play_match(first, second, n, args.seed)
+        s = summary.to_json()
+        t = summary.first_total
+        if args.json:
+            print(json.dumps({"match": name, **s, "wall_seconds": round(time.perf_counter() - t0)}),
+                  flush=True)
+        else:
+            print(f"{name:32} {first:>20} vs {second:<20} {n:4d} games  "
+                  f"W-D-L {t.wins}-{t.draws}-{t.losses}  {100 * summary.score_rate():5.1f} %  "
+                  f"margin {s['mean_margin']:+5.1f}  s/ply mean {s['mean_seconds']['first']:.3f}"
+                  f" max {s['max_seconds']['first']:.3f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
