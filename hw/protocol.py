@@ -29,7 +29,7 @@ code  name            dir   body
 0x01  HELLO           both  version:u8 role:u8 (0 host, 1 scanner) adc_bits:u8 channels:u8
                             leds:u16 rate_hz:u16 name:utf-8 (rest). The host sends one on
                             opening the port; the scanner answers with its own (and sends one
-                            when it starts). A host's HELLO resets the scanner's counters.
+                            when it starts).
 0x02  PING            down  token:u32
 0x03  PONG            up    token:u32 then the scanner's receive counters as u16s:
                             frames bad_crc truncated gaps (saturating at 65535)
