@@ -102,3 +102,25 @@ def test_game_over_and_bad_level_are_clear_errors():
         ai.choose_ply(board, nodes=10)
     with pytest.raises(ValueError, match="level 7"):
         ai.choose_ply(Board(), level=7)
+
+
+def test_thinker_answers_only_for_its_colour_and_the_current_position():
+    from firmware_py.rules import BLACK, WHITE
+
+    thinker = ai.Thinker(BLACK, level=1, seed=2, nodes=300)
+    board = random_board(21, 56)
+    if board.turn != BLACK:
+        board.push(board.legal_plies()[0])
+    assert ai.Thinker(WHITE, nodes=10).update(board) is None  # not its turn: never starts
+    first = thinker.update(board)
+    assert thinker.wait(10.0)
+    ply = thinker.update(board)
+    assert first in (None, ply) and board.is_legal(ply)
+    assert thinker.last.ply == ply
+    # A new position: the old answer is not given for it.
+    board.push(ply)
+    board.push(board.legal_plies()[0])
+    assert board.turn == BLACK and not board.is_over()
+    assert thinker.update(board) is None  # the previous search is done: this one starts
+    assert thinker.wait(10.0)
+    assert board.is_legal(thinker.update(board))
