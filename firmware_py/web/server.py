@@ -1,0 +1,317 @@
+"""The web view's server: the page, its files, the game record and one WebSocket per page.
+
+Routes: `/` the page, `/static/...` its script and style (all local: no CDN, no build step),
+`/record.txt` the game so far, `/ws` the live channel. Over `/ws` the server sends
+`hello` (layout, colour language, whether this page may act), then `state` whenever what the page
+shows changes (at most `POLL` seconds late, at once when the source reports changes) and `leds`
+whenever the LEDs change; the page sends requests (see `protocol`) and gets `ok` or `error` back.
+
+Safety: `serve()` binds 127.0.0.1 unless told otherwise. On any other address a token is
+required to act (it is made up when not given, and printed in the URL); a page without it is
+read-only. Pages from another origin may not open the channel at all. Every request is checked
+by `protocol.parse`; a bad one gets an error message and the connection and the game go on.
+
+>>> from firmware_py.rules import Board
+>>> from firmware_py.state import BoardState
+>>> from firmware_py.web.source import StateSource
+>>> app = make_app(StateSource(BoardState(board=Board())))
+>>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
+['/', '/record.txt', '/static', '/ws']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import logging
+import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from . import protocol
+from .source import ActionRefused, GameSource
+from .view import board_view, layout, led_view, record_text
+
+STATIC = Path(__file__).with_name("static")
+POLL = 0.05  # seconds: the longest a change waits before the pages hear of it
+SOURCE = web.AppKey("source", GameSource)
+TOKEN = web.AppKey("token", object)  # str | None
+HUB = web.AppKey("hub", object)
+
+log = logging.getLogger(__name__)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is only reachable from this machine ('127.0.0.1', '::1', 'localhost')."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def token_for(host: str, token: str | None) -> str | None:
+    """The token acting needs: the one given, a fresh one off loopback, else None (none needed)."""
+    if token:
+        return token
+    return None if is_loopback(host) else secrets.token_urlsafe(12)
+
+
+class Hub:
+    """Sends every page what changed: one task for all pages, so a change is read once."""
+
+    def __init__(self, source: GameSource):
+        self.source = source
+        self.pages: set[web.WebSocketResponse] = set()
+        self.wake = asyncio.Event()
+        self.last_state = self.last_leds = None
+        self.seen = None
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.source.on_change(lambda: loop.call_soon_threadsafe(self.wake.set))
+        self.task = asyncio.create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+        for ws in list(self.pages):
+            await ws.close()
+
+    def state_message(self) -> str:
+        return json.dumps({"type": "state", "game": board_view(self.source.state()),
+                           "sim": self.source.sim_view(),
+                           "session": self.source.session_view()}, separators=(",", ":"))
+
+    def leds_message(self) -> str:
+        return json.dumps({"type": "leds", "leds": led_view(self.source.leds())},
+                          separators=(",", ":"))
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self.wake.wait(), POLL)
+            except TimeoutError:
+                pass
+            self.wake.clear()
+            if self.pages:
+                await self.push()
+
+    async def push(self, force: bool = False) -> None:
+        changes = self.source.changes()
+        if changes is not None and changes == self.seen and not force:
+            return
+        try:
+            state, leds = self.state_message(), self.leds_message()
+        except Exception:  # the source was mid-update in another thread: read it next time
+            log.debug("state read failed, retrying", exc_info=True)
+            return
+        self.seen = changes
+        for text, last in ((state, "last_state"), (leds, "last_leds")):
+            if text != getattr(self, last) or force:
+                setattr(self, last, text)
+                await self.broadcast(text)
+
+    async def broadcast(self, text: str) -> None:
+        for ws in list(self.pages):
+            try:
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                self.pages.discard(ws)
+
+
+def make_app(source: GameSource, token: str | None = None) -> web.Application:
+    """The web application for `source`; with a `token`, acting needs `?token=` on the page."""
+    app = web.Application()
+    app[SOURCE] = source
+    app[TOKEN] = token
+    app[HUB] = Hub(source)
+    app.router.add_get("/", index)
+    app.router.add_get("/record.txt", record)
+    app.router.add_get("/ws", websocket)
+    app.router.add_static("/static", STATIC)
+
+    async def start(app: web.Application) -> None:
+        app[HUB].start()
+
+    async def stop(app: web.Application) -> None:
+        await app[HUB].stop()
+
+    app.on_startup.append(start)
+    app.on_shutdown.append(stop)
+    return app
+
+
+async def index(request: web.Request) -> web.Response:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def record(request: web.Request) -> web.Response:
+    text = record_text(request.app[SOURCE].state())
+    return web.Response(text=text, content_type="text/plain", headers={
+        "Content-Disposition": 'attachment; filename="dvonn-game.txt"'})
+
+
+def may_act(request: web.Request) -> bool:
+    token = request.app[TOKEN]
+    if token is None:
+        return True
+    given = request.query.get("token", "")
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
+def same_origin(request: web.Request) -> bool:
+    """Browsers always send Origin on a WebSocket; another site's page must not drive the board."""
+    origin = request.headers.get("Origin")
+    if origin is None:  # not a browser (a script on a machine that may reach us anyway)
+        return True
+    return urlsplit(origin).netloc == request.host
+
+
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    if not same_origin(request):
+        raise web.HTTPForbidden(text="the board's live channel is for its own page only")
+    source, hub = request.app[SOURCE], request.app[HUB]
+    acting = may_act(request)
+    # Big enough that an oversized message reaches `protocol.parse` and gets a polite error.
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64 * 1024)
+    await ws.prepare(request)
+    await ws.send_json({"type": "hello", "layout": layout(), "can_act": acting,
+                        "simulator": source.simulator,
+                        "read_only_reason": None if acting else
+                        "read-only: open the URL with the token printed by the server to act"})
+    await ws.send_str(hub.state_message())
+    await ws.send_str(hub.leds_message())
+    hub.pages.add(ws)
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                reply = await answer(source, msg.data, acting)
+            elif msg.type == WSMsgType.BINARY:
+                reply = {"type": "error", "id": None,
+                         "message": "messages are JSON text, not binary"}
+            else:
+                break
+            await ws.send_json(reply)
+            if reply["type"] == "ok":
+                hub.wake.set()
+    finally:
+        hub.pages.discard(ws)
+    return ws
+
+
+async def answer(source: GameSource, text: str, acting: bool) -> dict:
+    """The reply to one message from a page: `ok` (with the source's words) or `error`."""
+    try:
+        req = protocol.parse(text)
+    except protocol.BadMessage as e:
+        return {"type": "error", "id": None, "message": str(e)}
+    if protocol.needs_right_to_act(req.kind) and not acting:
+        return {"type": "error", "id": req.id,
+                "message": f"{req.kind}: this page is read-only (it needs the server's token)"}
+    if protocol.is_sim_control(req.kind) and not source.simulator:
+        return {"type": "error", "id": req.id,
+                "message": f"{req.kind}: only the simulator has a hand to do that"}
+    if req.kind == "ping":
+        return {"type": "ok", "id": req.id, "message": "pong"}
+    try:
+        said = await asyncio.get_running_loop().run_in_executor(None, source.act, req.kind,
+                                                                req.args)
+    except ActionRefused as e:
+        return {"type": "error", "id": req.id, "message": f"{req.kind}: {e}"}
+    except Exception as e:  # a fault in the source must not end the page or the game
+        log.exception("%s failed", req.kind)
+        return {"type": "error", "id": req.id,
+                "message": f"{req.kind}: failed inside the board software: {e}"}
+    return {"type": "ok", "id": req.id, "message": said}
+
+
+def url_for(host: str, port: int, token: str | None) -> str:
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def serve(source: GameSource, host: str = "127.0.0.1", port: int = 8080,
+          token: str | None = None, announce=print) -> None:
+    """Serve the page until interrupted (blocking); prints the URL to open."""
+    token = token_for(host, token)
+    app = make_app(source, token)
+    announce(f"Open {url_for(host, port, token)} in a browser (Ctrl-C to stop).")
+    if token and not is_loopback(host):
+        announce("Pages opened without the token are read-only.")
+    web.run_app(app, host=host, port=port, print=None, handle_signals=True)
+
+
+class WebThread:
+    """The server on a thread of its own, for a caller whose main thread runs the board.
+
+    >>> from firmware_py.rules import Board
+    >>> from firmware_py.state import BoardState
+    >>> from firmware_py.web.source import StateSource
+    >>> with WebThread(StateSource(BoardState(board=Board())), port=0) as web:
+    ...     web.url.startswith("http://127.0.0.1:")
+    True
+    """
+
+    def __init__(self, source: GameSource, host: str = "127.0.0.1", port: int = 8080,
+                 token: str | None = None):
+        import threading
+        self.host = host
+        self.token = token_for(host, token)
+        self.app = make_app(source, self.token)
+        self.loop = asyncio.new_event_loop()
+        self.port = port
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return url_for(self.host, self.port, self.token)
+
+    def start(self) -> "WebThread":
+        self._thread.start()
+        self._ready.wait()
+        if self._error:
+            raise self._error
+        return self
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        runner = web.AppRunner(self.app, handle_signals=False)
+        try:
+            self.loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, self.host, self.port)
+            self.loop.run_until_complete(site.start())
+            self.port = runner.addresses[0][1]
+        except BaseException as e:  # e.g. the port is taken: tell the caller of start()
+            self._error = e
+            self._ready.set()
+            return
+        self._ready.set()
+        self.loop.run_forever()
+        self.loop.run_until_complete(runner.cleanup())
+        self.loop.close()
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5)
+
+    def __enter__(self) -> "WebThread":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,218 @@
+"""The web view over a running `Session`, and in the simulator the page's hand on the `SimBoard`.
+
+`SimDesk` stands between a simulated board and the session as the session's `SensorSource`: the
+session's loop thread is the only one that touches the simulated board, so the page's hand
+actions and fault switches are queued here and done at the start of the next `read_frame`.
+While the page has the scanner link unplugged, frames are read and thrown away and `LinkLost`
+is raised, exactly what the serial link does when its cable is pulled.
+
+`SessionSource` is the `GameSource` the server shows: the session's state and LEDs, the desk's
+table, and every request sent where it belongs (takeback, new game and confirm to the session,
+hand and faults to the desk). Nothing here reads the simulator's truth on the controller's
+behalf: the truth goes only to the page, which is the person standing at the table.
+
+>>> # board = SimBoard(clock=RealTimeClock()); desk = SimDesk(board)
+>>> # session = Session(desk, board, store, make_controller, buttons=board)
+>>> # serve(SessionSource(session, desk))     # while a thread runs session.run()
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import deque
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Callable
+
+from ..errors import LinkLost
+from ..interfaces import LedFrame, SensorFrame
+from ..spaces import SPACES
+from ..state import BoardState
+from .source import ActionRefused, GameSource
+from .view import stacks_view
+
+NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.params.NOISE_LEVELS
+ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
+
+
+class SimDesk:
+    """A `SimBoard` with the page's hand on it; the session's `SensorSource`.
+
+    board: a `sim.board.SimBoard` (only its public hand, fault and truth API is used).
+    """
+
+    def __init__(self, board):
+        self.board = board
+        self.adc_max = board.adc_max
+        self.link = True
+        self.noise: str | float = "default"
+        self.dead: int | None = None
+        self.changes = 0  # moves whenever the table changed (for the page)
+        self._calls: deque[tuple[Callable[[], Any], Future]] = deque()
+        self._lock = threading.Lock()
+        self._held = self._idle = self._loose = None
+
+    # -- SensorSource -----------------------------------------------------------------------------
+    def read_frame(self, timeout: float | None = None) -> SensorFrame | None:
+        self._run_calls()
+        frame = self.board.read_frame(timeout)
+        self._notice_changes()
+        if not self.link:
+            raise LinkLost("the scanner link is unplugged (simulator)")
+        return frame
+
+    def close(self) -> None:
+        self.board.close()
+        with self._lock:
+            calls, self._calls = list(self._calls), deque()
+        for _, future in calls:
+            future.set_exception(ActionRefused("the board was shut down"))
+
+    # -- requests from the page (any thread) ------------------------------------------------------
+    def call(self, fn: Callable[[], Any], wait: float = ANSWER_WITHIN):
+        """Run fn on the loop thread at its next frame; its result, or its error as ActionRefused."""
+        future: Future = Future()
+        with self._lock:
+            self._calls.append((fn, future))
+        try:
+            return future.result(wait)
+        except FutureTimeout:
+            raise ActionRefused("the simulated board is not running") from None
+        except ValueError as e:  # sim.hand.HandError and bad fault values
+            raise ActionRefused(str(e)) from None
+
+    def act(self, kind: str, args: dict[str, Any]) -> str | None:
+        hand = self.board.hand
+        space = args.get("space")
+        if kind == "lift":
+            return self.call(lambda: hand.lift(space))
+        if kind == "put":
+            return self.call(lambda: hand.put(space))
+        if kind == "remove":
+            return self.call(lambda: hand.remove(space))
+        if kind == "discard":
+            return self.call(hand.discard)
+        if kind == "knock":
+            return self.call(lambda: hand.knock(space))
+        if kind == "restore":
+            return self.call(lambda: hand.restore(space))
+        if kind == "place":
+            return self.call(lambda: hand.place(space, args.get("piece") or self._next_piece()))
+        if kind == "noise":
+            return self.call(lambda: self._set_noise(args["level"]))
+        if kind == "dead_sensor":
+            return self.call(lambda: self._set_dead(space))
+        if kind == "link":
+            return self.call(lambda: self._set_link(args["connected"]))
+        raise ActionRefused(f"the simulator has no {kind!r}")
+
+    next_piece: Callable[[], str | None] | None = None
+    """Set by the owner: the piece the recorded game places next (what 'place' takes by default)."""
+
+    def _next_piece(self) -> str:
+        piece = self.next_piece() if self.next_piece else None
+        if piece is None:
+            raise ActionRefused("no piece is to be placed now (choose one to place it anyway)")
+        return piece
+
+    # -- the loop thread --------------------------------------------------------------------------
+    def _run_calls(self) -> None:
+        while True:
+            with self._lock:
+                if not self._calls:
+                    return
+                fn, future = self._calls.popleft()
+            try:
+                future.set_result(fn())
+            except BaseException as e:
+                future.set_exception(e)
+            self.changes += 1
+
+    def _notice_changes(self) -> None:
+        hand = self.board.hand
+        now = (hand.holding, hand.idle(), len(self.board.loose))
+        if now != (self._held, self._idle, self._loose):
+            self._held, self._idle, self._loose = now
+            self.changes += 1
+
+    def _set_noise(self, level: str | float) -> str:
+        mt = NOISE_MT[level] if isinstance(level, str) else float(level)
+        params = dataclasses.replace(self.board.params, noise_mt=mt)
+        self.board.params = params
+        self.board.sensors.params = params
+        self.board.changed()
+        self.noise = level
+        return f"sensor noise now {mt:g} mT RMS"
+
+    def _set_dead(self, space: int | None) -> str:
+        if self.dead is not None:
+            self.board.repair(self.dead)
+        self.dead = space
+        if space is None:
+            return "every sensor works again"
+        self.board.fail(space, "dead")
+        return f"the sensor under {SPACES[space]} is dead"
+
+    def _set_link(self, connected: bool) -> str:
+        self.link = connected
+        return "scanner link plugged in" if connected else "scanner link unplugged"
+
+    # -- the table as the page shows it (read from the web thread) ---------------------------------
+    def view(self) -> dict:
+        board, hand = self.board, self.board.hand
+        return {
+            "stacks": stacks_view(board.truth()),
+            "loose": [{"home": SPACES[lo.home], "stack": "".join(p.kind for p in lo.pieces)}
+                      for lo in list(board.loose)],
+            "hand": {"holding": "".join(hand.holding), "idle": hand.idle(),
+                     "busy": not hand.idle()},
+            "removed": len(board.removed),
+            "faults": {"noise": self.noise, "dead": None if self.dead is None
+                       else SPACES[self.dead], "link": self.link},
+            "log": [text for _, text in list(hand.log)[-3:]],
+        }
+
+
+class SessionSource(GameSource):
+    """A running `Session` (and its `SimDesk` in the simulator) for the web server."""
+
+    def __init__(self, session, desk: SimDesk | None = None):
+        self.session = session
+        self.desk = desk
+        self.simulator = desk is not None
+        if desk is not None and desk.next_piece is None:
+            desk.next_piece = lambda: self.session.state.board.piece_to_place()
+
+    def state(self) -> BoardState:
+        return self.session.state
+
+    def leds(self) -> LedFrame | None:
+        return self.session.leds_shown
+
+    def sim_view(self) -> dict | None:
+        return None if self.desk is None else self.desk.view()
+
+    def session_view(self) -> dict:
+        return {"rebuild": list(self.session.rebuild), "game": self.session.game_id,
+                "resumed": self.session.resumed}
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self.session.subscribe(lambda _session: callback())
+
+    def act(self, kind: str, args: dict[str, Any]) -> str | None:
+        if kind == "takeback":
+            if not self.session.state.board.move_stack:
+                raise ActionRefused("there is no ply to take back")
+            self.session.takeback()
+            return None
+        if kind == "new_game":
+            self.session.new_game()
+            return "new game started; the last one is kept in the game store"
+        if kind == "confirm":
+            self.session.confirm()
+            return None
+        if self.desk is None:
+            raise ActionRefused(f"a real board has no simulated hand to {kind}")
+        return self.desk.act(kind, args)
+

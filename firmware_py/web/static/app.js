@@ -1,0 +1,383 @@
+// The board's page: draws what the server pushes over /ws and, in the simulator, sends what the
+// hand does. Plain JavaScript, no build step, nothing loaded from elsewhere.
+"use strict";
+
+const U = 60;                      // one grid step in SVG units
+const SQ = Math.sqrt(3) / 2;
+const NS = "http://www.w3.org/2000/svg";
+const TOKEN = new URLSearchParams(location.search).get("token");
+const PIECE_WORD = { W: "white", B: "black", D: "DVONN" };
+
+const page = {
+  layout: null, canAct: false, simulator: false, game: null, sim: null, leds: null,
+  tool: "move", pendingLift: null, gesture: null, nextId: 1, ws: null, spaces: {},
+  replies: [],
+};
+const $ = (id) => document.getElementById(id);
+
+// -- the channel -------------------------------------------------------------------------------
+function connect() {
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" +
+    (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
+  const ws = new WebSocket(url);
+  page.ws = ws;
+  ws.onopen = () => { $("offline").hidden = true; };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onclose = () => {
+    $("offline").hidden = false;
+    setTimeout(connect, 1000);
+  };
+}
+
+function send(message) {
+  const id = page.nextId++;
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    notice("not connected to the board");
+    return null;
+  }
+  page.ws.send(JSON.stringify(Object.assign({ id }, message)));
+  return id;
+}
+
+function sendRaw(text) {  // for tests: anything at all
+  page.ws.send(text);
+}
+
+function receive(m) {
+  if (m.type === "hello") {
+    page.layout = m.layout; page.canAct = m.can_act; page.simulator = m.simulator;
+    page.readOnlyReason = m.read_only_reason;
+    setup();
+  } else if (m.type === "state") {
+    page.game = m.game; page.sim = m.sim; page.session = m.session || null;
+    if (page.pendingLift && page.sim && page.sim.hand) {
+      const h = page.sim.hand;
+      if (h.holding || (h.idle && Date.now() - page.pendingLift.at > 1500)) page.pendingLift = null;
+    }
+    draw();
+  } else if (m.type === "leds") {
+    page.leds = m.leds; drawLeds();
+  } else if (m.type === "error") {
+    page.replies.push(m);
+    if (page.pendingLift && m.id === page.pendingLift.id) page.pendingLift = null;
+    notice(m.message);
+    drawHand();
+  } else if (m.type === "ok") {
+    page.replies.push(m);
+    if (m.message) notice(m.message, true);
+  }
+}
+
+let noticeTimer = null;
+function notice(text, quiet) {
+  const n = $("notice");
+  n.textContent = text;
+  n.hidden = false;
+  n.classList.toggle("quiet", !!quiet);
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { n.hidden = true; }, quiet ? 3000 : 10000);
+}
+
+// -- geometry ----------------------------------------------------------------------------------
+function xy(i) {
+  const [c, r] = page.layout.coords[i];
+  return [(c - r / 2) * U, (4 - r) * SQ * U];
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function setup() {
+  const svg = $("board");
+  svg.innerHTML = "";
+  const names = page.layout.spaces;
+  const trayH = page.simulator ? 1.3 * U : 0;
+  svg.setAttribute("viewBox", `${-1.9 * U} ${-0.95 * U} ${11.8 * U} ${(4 * SQ + 1.9) * U + trayH}`);
+  // The wooden hexagon, through the six corners pushed outwards.
+  const corners = ["a1", "i1", "k3", "k5", "c5", "a3"].map((n) => xy(names.indexOf(n)));
+  const cx = 4 * U, cy = 2 * SQ * U;
+  el("polygon", { class: "wood", points: corners.map(([x, y]) => {
+    const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy);
+    return `${x + dx / d * 0.75 * U},${y + dy / d * 0.75 * U}`;
+  }).join(" ") }, svg);
+  const at = {};
+  page.layout.coords.forEach(([c, r], i) => { at[c + "," + r] = i; });
+  page.layout.coords.forEach(([c, r], i) => {
+    for (const [dc, dr] of [[1, 0], [1, 1], [0, 1]]) {
+      const j = at[(c + dc) + "," + (r + dr)];
+      if (j === undefined) continue;
+      const [x1, y1] = xy(i), [x2, y2] = xy(j);
+      el("line", { class: "line", x1, y1, x2, y2 }, svg);
+    }
+  });
+  page.spaces = {};
+  names.forEach((name, i) => {
+    const [x, y] = xy(i);
+    const g = el("g", { class: "space", "data-space": name, transform: `translate(${x},${y})` }, svg);
+    const title = el("title", {}, g);
+    const led = el("circle", { class: "led", r: 0.47 * U, fill: "none" }, g);
+    el("circle", { class: "hole", r: 0.1 * U }, g);
+    el("text", { class: "label", y: 0.42 * U }, g).textContent = name;
+    const loose = el("g", { class: "loose", transform: `translate(${0.28 * U},${-0.28 * U})` }, g);
+    const stack = el("g", { class: "stack" }, g);
+    el("circle", { class: "hit", r: 0.5 * U, fill: "transparent" }, g);
+    page.spaces[name] = { g, title, led, stack, loose };
+  });
+  if (page.simulator) {
+    const y = (4 * SQ + 0.85) * U;
+    el("rect", { class: "tray", x: 1.5 * U, y, width: 5 * U, height: 0.9 * U, rx: 10,
+      "data-space": "box" }, svg);
+    el("text", { class: "tray-text", x: 4 * U, y: y + 0.52 * U }, svg)
+      .textContent = "the box: drop a stack here to take it off the board";
+  }
+  const ghost = el("g", { class: "ghost", visibility: "hidden" }, svg);
+  page.ghost = ghost;
+  // Controls
+  document.body.classList.toggle("readonly", !page.canAct);
+  document.body.classList.toggle("simulator", page.simulator);
+  $("kind").textContent = page.simulator ? "simulator" : "live board";
+  const access = $("access");
+  access.textContent = page.canAct ? "" : "read-only";
+  access.className = "badge" + (page.canAct ? "" : " readonly");
+  access.title = page.readOnlyReason || "";
+  $("sim-controls").hidden = !page.simulator;
+  $("help-sim").hidden = !page.simulator;
+  $("help-live").hidden = page.simulator;
+  $("help").open = page.simulator && !localStorage.getItem("dvonn-help-seen");
+  for (const b of document.querySelectorAll("#panel button")) {
+    b.disabled = !page.canAct;
+    if (!page.canAct) b.title = page.readOnlyReason || "read-only";
+  }
+  for (const s of document.querySelectorAll("#faults select, #faults input, #piece"))
+    s.disabled = !page.canAct;
+  const dead = $("dead");
+  if (dead.options.length === 1)
+    for (const n of names) dead.add(new Option(n, n));
+  const legend = $("legend-list");
+  legend.innerHTML = "";
+  for (const [name, s] of Object.entries(page.layout.signals)) {
+    const li = document.createElement("li");
+    li.innerHTML = `<span class="swatch" style="background:${s.rgb}"></span>` +
+      `<span><b>${name.replace(/_/g, " ")}</b> (${s.pattern}): ${s.meaning}</span>`;
+    legend.appendChild(li);
+  }
+  draw();
+  drawLeds();
+}
+
+// -- drawing -----------------------------------------------------------------------------------
+function shownStacks() {
+  if (page.sim && page.sim.stacks) return page.sim.stacks;
+  return page.game ? page.game.stacks : {};
+}
+
+function describe(name, stack) {
+  if (!stack) return `${name}: empty`;
+  const pieces = stack.split("").map((p) => PIECE_WORD[p]).join(", ");
+  const top = PIECE_WORD[stack[stack.length - 1]];
+  const dv = stack.includes("D") ? ", holds a DVONN piece" : "";
+  return `${name}: height ${stack.length}, ${top} on top${dv} — ${pieces} (bottom to top)`;
+}
+
+function drawStack(g, stack, scale) {
+  g.innerHTML = "";
+  if (!stack) return;
+  const top = stack[stack.length - 1];
+  const r = 0.34 * U * (scale || 1);
+  el("circle", { class: "disc " + top, r }, g);
+  if (stack.includes("D") && (top !== "D" || stack.length > 1))
+    el("circle", { class: "dvonn-mark", r: r * 0.72 }, g);
+  if (stack.length > 1 || top === "D")
+    el("text", { class: "height " + top }, g).textContent = top === "D" && stack.length === 1
+      ? "D" : String(stack.length);
+}
+
+function draw() {
+  if (!page.layout || !page.game) return;
+  const game = page.game, stacks = shownStacks();
+  const loose = {};
+  for (const l of (page.sim && page.sim.loose) || []) loose[l.home] = l.stack;
+  for (const name of page.layout.spaces) {
+    const s = page.spaces[name];
+    drawStack(s.stack, stacks[name]);
+    drawStack(s.loose, loose[name], 0.8);
+    let t = describe(name, stacks[name]);
+    if (loose[name]) t += ` (knocked aside: ${loose[name]})`;
+    const sig = game.signals[name];
+    if (sig) t += ` — LED: ${page.layout.signals[sig].meaning}`;
+    s.title.textContent = t;
+    s.g.dataset.stack = stacks[name] || "";
+  }
+  const mode = $("mode");
+  mode.textContent = game.mode.replace(/_/g, " ");
+  mode.className = "badge " + game.mode;
+  $("message").textContent = game.message;
+  $("turn").textContent = game.winner ? "—" : game.turn +
+    (game.to_place ? ` (places ${PIECE_WORD[game.to_place]})` : "");
+  $("phase").textContent = game.phase === 1 ? "1: placing" : "2: moving";
+  $("score-white").textContent = game.score.white;
+  $("score-black").textContent = game.score.black;
+  $("winner-row").hidden = !game.winner;
+  $("winner").textContent = game.winner === "draw" ? "a draw" : game.winner ? `${game.winner} wins` : "";
+  const moves = $("moves");
+  if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
+    moves.innerHTML = "";
+    game.moves.forEach((m, i) => {
+      const li = document.createElement("li");
+      li.textContent = m;
+      if (i === game.moves.length - 1) li.className = "last";
+      moves.appendChild(li);
+    });
+    moves.dataset.last = game.moves.join(" ");
+    moves.scrollTop = moves.scrollHeight;
+  }
+  const rebuild = (page.session && page.session.rebuild) || [];
+  const rb = $("rebuild");
+  rb.hidden = rebuild.length === 0;
+  rb.innerHTML = rebuild.length ? "<li><b>Rebuild:</b></li>" : "";
+  for (const line of rebuild) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    rb.appendChild(li);
+  }
+  $("btn-remove-cut").hidden = !(page.simulator && game.remove.length);
+  drawHand();
+  if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
+}
+
+function drawLeds() {
+  if (!page.layout) return;
+  const leds = page.leds || [];
+  page.layout.spaces.forEach((name, i) => {
+    const c = leds[i];
+    const on = c && c !== "#000000";
+    page.spaces[name].led.setAttribute("fill", on ? c : "none");
+    page.spaces[name].g.dataset.led = on ? c : "";
+  });
+}
+
+function holding() {
+  const h = page.sim && page.sim.hand;
+  return !!((h && h.holding) || page.pendingLift);
+}
+
+function drawHand() {
+  if (!page.simulator) return;
+  const h = (page.sim && page.sim.hand) || {};
+  let text = h.holding ? `holding ${describe("", h.holding).slice(2)}` : "empty";
+  if (!h.holding && page.pendingLift) text = "lifting…";
+  if (h.busy) text += " (moving…)";
+  $("hand").textContent = text;
+  $("btn-discard").hidden = !h.holding;
+  drawStack(page.ghost, h.holding || "");
+  page.ghost.setAttribute("visibility", h.holding ? "visible" : "hidden");
+}
+
+function syncFaults(f) {
+  const active = document.activeElement;
+  if (active !== $("noise") && typeof f.noise === "string") $("noise").value = f.noise;
+  if (active !== $("dead")) $("dead").value = f.dead || "";
+  $("link").checked = f.link !== false;
+}
+
+// -- acting ------------------------------------------------------------------------------------
+function spaceAt(ev) {
+  const e = document.elementFromPoint(ev.clientX, ev.clientY);
+  const g = e && e.closest("[data-space]");
+  return g ? g.dataset.space : null;
+}
+
+function showTapped(name) {
+  if (!name || name === "box") return;
+  const stacks = shownStacks();
+  $("tapped").textContent = describe(name, stacks[name]);
+}
+
+function svgPoint(ev) {
+  const svg = $("board");
+  const p = svg.createSVGPoint();
+  p.x = ev.clientX; p.y = ev.clientY;
+  return p.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function onDown(ev) {
+  const name = spaceAt(ev);
+  showTapped(name);
+  if (!page.simulator || !page.canAct || !name) return;
+  const stacks = shownStacks();
+  page.gesture = { start: name, lifted: false, wasHolding: holding() };
+  if (page.tool === "move") {
+    if (!holding() && name !== "box") {
+      if (stacks[name]) {
+        const id = send({ type: "lift", space: name });
+        page.pendingLift = { id, at: Date.now(), from: name };
+        page.gesture.lifted = true;
+        drawHand();
+      } else if (page.game.phase === 1 || $("piece").value) {
+        send({ type: "place", space: name, piece: $("piece").value || null });
+      }
+    }
+  } else if (name !== "box") {
+    send({ type: page.tool, space: name });
+  }
+  ev.preventDefault();
+}
+
+function onMove(ev) {
+  if (!holding()) return;
+  const p = svgPoint(ev);
+  page.ghost.setAttribute("transform", `translate(${p.x},${p.y})`);
+  if (page.gesture && page.gesture.lifted) page.gesture.moved = true;
+}
+
+function onUp(ev) {
+  const g = page.gesture;
+  page.gesture = null;
+  if (!g || !page.simulator || !page.canAct || page.tool !== "move") return;
+  const name = spaceAt(ev);
+  if (!name) return;
+  const dropAfterDrag = g.lifted && name !== g.start;
+  const secondClick = g.wasHolding;
+  if (!dropAfterDrag && !secondClick) return;  // a click that lifted: the stack stays in hand
+  if (name === "box") send({ type: "discard" });
+  else send({ type: "put", space: name });
+}
+
+function wire() {
+  const svg = $("board");
+  svg.addEventListener("pointerdown", onDown);
+  svg.addEventListener("pointermove", onMove);
+  window.addEventListener("pointerup", onUp);
+  svg.addEventListener("mouseover", (ev) => {
+    const g = ev.target.closest && ev.target.closest("[data-space]");
+    if (g && g.dataset.space !== "box") showTapped(g.dataset.space);
+  });
+  for (const b of document.querySelectorAll("[data-tool]")) {
+    b.addEventListener("click", () => {
+      page.tool = b.dataset.tool;
+      for (const o of document.querySelectorAll("[data-tool]")) o.classList.toggle("active", o === b);
+    });
+  }
+  $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
+  $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
+  $("btn-new").addEventListener("click", () => send({ type: "new_game" }));
+  $("btn-discard").addEventListener("click", () => send({ type: "discard" }));
+  $("btn-remove-cut").addEventListener("click", () => {
+    for (const s of page.game.remove) send({ type: "remove", space: s });
+  });
+  $("noise").addEventListener("change", (e) => send({ type: "noise", level: e.target.value }));
+  $("dead").addEventListener("change", (e) => send({ type: "dead_sensor", space: e.target.value || null }));
+  $("link").addEventListener("change", (e) => send({ type: "link", connected: e.target.checked }));
+  $("help").addEventListener("toggle", () => {
+    if (!$("help").open) localStorage.setItem("dvonn-help-seen", "1");
+  });
+}
+
+// For tests and the curious: window.dvonn.send({type: "lift", space: "c3"}).
+window.dvonn = { send, sendRaw, page };
+wire();
+connect();
