@@ -354,3 +354,50 @@ class SerialScanner:
                 port.close()
             except Exception:
                 pass
+
+
+def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--port PORT]
+    """List serial ports; with --port, talk to the scanner and print what the link sees."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m hw.serial_link", description=main.__doc__)
+    parser.add_argument("--port", help="the scanner's port, e.g. /dev/dvonn-scanner")
+    parser.add_argument("--seconds", type=float, default=2.0, help="how long to read frames")
+    args = parser.parse_args(argv)
+    if not args.port:
+        ports = list_ports()
+        for p in ports:
+            mark = "  <- RP2040, likely the scanner" if p["likely_scanner"] else ""
+            print(f"{p['device']}: {p['description']} [{p['hwid']}]{mark}")
+        if not ports:
+            print("no serial ports found")
+        return 0
+    scanner = SerialScanner(args.port)
+    try:
+        hello = scanner.hello(timeout=2.0)
+        print("hello:", hello if hello is not None else "no answer")
+        ping = scanner.ping(timeout=1.0)
+        if ping is not None:
+            print(f"ping: {ping[0] * 1000:.1f} ms; scanner received "
+                  f"frames/bad_crc/broken/gaps = {ping[1]}")
+        start, frames, first = time.monotonic(), 0, None
+        while time.monotonic() - start < args.seconds:
+            frame = scanner.read_frame(timeout=0.2)
+            if frame is not None:
+                frames += 1
+                first = first or frame
+        print(f"{frames} frames in {args.seconds:.1f} s ({frames / args.seconds:.0f} per second)")
+        if first is not None:
+            print("first frame:", first.raw)
+    except LinkLost as exc:
+        print("link lost:", exc)
+        return 1
+    finally:
+        print("stats:", json.dumps(scanner.stats.as_dict(), indent=1))
+        scanner.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -220,3 +220,38 @@ def test_files_for_the_microcontroller_stay_micropython(path):
             assert {a.name.split(".")[0] for a in node.names} <= allowed, f"{path}:{node.lineno}"
         if isinstance(node, ast.ImportFrom):
             assert node.module.split(".")[0] in allowed, f"{path}:{node.lineno}: {node.module}"
+
+
+def test_link_tool_against_a_live_scanner(capsys):
+    """`python -m hw.serial_link --port ...` against the firmware running in a thread."""
+    import threading
+    import time
+
+    from hw import serial_link
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    hw = PtyHardware(BOARD, master)
+    hw.ticks_us = lambda: (time.monotonic_ns() // 1000) % TICKS_PERIOD
+    hw.sleep_us = lambda us: None
+    fw = Scanner(hw, rate_hz=200, oversample=1, settle_us=0, name="live")
+    stop = threading.Event()
+
+    def run():
+        while not stop.is_set():
+            if not fw.step():
+                stop.wait(0.001)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        assert serial_link.main(["--port", os.ttyname(slave), "--seconds", "0.3"]) == 0
+    finally:
+        stop.set()
+        thread.join()
+        os.close(master)
+        os.close(slave)
+    out = capsys.readouterr().out
+    assert "'name': 'live'" in out and "ping:" in out
+    assert "first frame: (200, 213," in out
