@@ -111,9 +111,11 @@ class SimBoard:
 
     # -- LedSink --------------------------------------------------------------------------------
     def show(self, frame: LedFrame) -> None:
-        """Keep the LED frame (scripted players and the web view read it)."""
+        """Keep the LED frame (scripted players and the web view read it). `led_log` keeps the
+        changes: (time shown, frame), a new entry only when the frame differs from the last."""
+        if frame != self.leds:
+            self.led_log.append((self._last_time, frame))
         self.leds = frame
-        self.led_log.append((self._last_time, frame))
 
     # -- buttons (a ButtonSource view of the simulated board) -----------------------------------
     def press(self, name: str) -> None:

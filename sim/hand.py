@@ -12,6 +12,7 @@ Actions (spaces are indices or names like 'e3'):
     hand.put(space)                 carry what the hand holds to `space` and set it down
     hand.remove(space)              lift a stack and drop it in the box beside the board
     hand.discard()                  drop what the hand holds in the box
+    hand.stow()                     put what the hand holds back in the reserve
     hand.place(space, kind)         take a new piece ('W', 'B', 'D') from the reserve, set it down
     hand.knock(space)               knock a stack 8-15 mm off its space (it lies there, loose)
     hand.restore(space=None)        push a knocked stack back onto its space
@@ -171,6 +172,22 @@ class Hand:
             return segs
 
         self._enqueue("discard", self._needs_held, plan)
+
+    def stow(self) -> None:
+        """Put the held pieces back in the reserve (a piece placed by mistake)."""
+        def plan(start):
+            segs = self._travel(start, self.spots[self.held[0].kind])
+            if not segs:
+                segs = [Segment(start, start, self.pos, self.pos)]
+
+            def back():
+                self.board._return_to_reserve(self.held)
+                self.held = []
+
+            segs[-1].on_end = back
+            return segs
+
+        self._enqueue("stow", self._needs_held, plan)
 
     def place(self, space, kind: str) -> None:
         """Take a new `kind` piece from the reserve (beside the board) and set it on `space`."""

@@ -1,0 +1,532 @@
+"""Scripted people playing on the simulated board: they move pieces with `board.hand`, read the
+board's LEDs, and make human mistakes.
+
+`Players` plays both sides of one game: from a game record (a list of tokens such as
+``["e3", "f3", ..., "a2b2", "pass", "resign"]``), from a chooser (any callable
+``rules.Board -> Ply``, e.g. a computer opponent; one per side with ``white=``/``black=``), or at
+random. Drive it from the frame loop: call ``players.step()`` after each frame read (it looks at
+the clock and the LEDs and queues hand actions); ``players.done`` turns True at the end.
+
+What the players do, like people who know the rules:
+
+- wait for the board to acknowledge the last ply (the next side's "to play" colour lit, nothing
+  flagged) before thinking and playing; without any LED frame at all they just play on;
+- after a move: if the board asks (``ask``), lift the stack actually landed on and set it back;
+  remove the stacks shown ``remove`` (and, if the board never asks, the ones the rules cut off);
+- make mistakes at ``Mistakes.rate`` per ply, one of `MISTAKES`, each corrected like a person
+  would: put the stack back, take the wrong piece away, lift the stack off the illegal space...
+
+The truth is kept for tests: ``players.truth`` (a `rules.Board` of the plies really played),
+``players.made`` (mistakes made, by kind) and ``players.log`` (time, what happened).
+
+>>> from sim.board import SimBoard
+>>> board = SimBoard(seed=1)
+>>> players = Players(board, ["e3", "f3", "g3", "a1"], seed=1)
+>>> while not players.done:
+...     frame = board.read_frame()      # the controller would get this frame...
+...     players.step()                  # ...and show its LEDs before the players look
+>>> [str(p) for p in players.truth.move_stack], board.stack("e3")
+(['e3', 'f3', 'g3', 'a1'], ('D',))
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from firmware_py.colours import BY_NAME, SIGNALS
+from firmware_py.errors import RecordError
+from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
+from firmware_py.spaces import N_SPACES, NEIGHBOURS, SPACES
+
+MISTAKES = ("wrong_lift", "opponent_lift", "illegal_setdown", "wrong_remove", "knock",
+            "slide_over", "fast_answer", "wrong_piece")
+"""wrong_lift: lift another own stack and put it back; opponent_lift: lift an opponent's stack
+and put it back; illegal_setdown: set the stack down on an illegal space, then lift it off and
+play the real move; wrong_remove: after an isolating move, lift a stack that stays and put it
+back; knock: knock a stack off its space and push it back; slide_over: slide the stack low over
+another legal destination on the way to the real one; fast_answer: play before the last ply has
+settled (50-120 ms after the set-down, not waiting for the LEDs); wrong_piece: place a piece of
+the wrong colour, then take it away and place the right one."""
+
+PROBLEMS = ("error", "missing", "extra", "ask", "remove")
+TO_PLAY = ("white_to_play", "black_to_play", "dvonn_to_place", "pass")
+OVER = ("winner", "draw")
+
+
+@dataclass(frozen=True)
+class Mistakes:
+    """rate: chance per ply of one mistake, of one of `kinds` (those possible at that moment)."""
+
+    rate: float = 0.0
+    kinds: tuple[str, ...] = MISTAKES
+
+    def __post_init__(self):
+        for k in self.kinds:
+            if k not in MISTAKES:
+                raise ValueError(f"unknown mistake {k!r} (one of {', '.join(MISTAKES)})")
+        if not 0.0 <= self.rate <= 1.0:
+            raise ValueError(f"mistake rate must be in 0..1, not {self.rate!r}")
+
+
+# -- reading the LEDs ---------------------------------------------------------------------------
+_BY_RGB: dict[tuple, list] = collections.defaultdict(list)
+for _s in SIGNALS:
+    _BY_RGB[tuple(_s.rgb)].append(_s)
+
+
+class LedView:
+    """What a person sees on the LEDs over the last `window` seconds: the signal on each space.
+
+    Colours shared by two signals are told apart by pattern (steady / slow / fast blink); a
+    blinking space counts as showing its colour though it is off part of the time.
+    """
+
+    def __init__(self, log: Iterable, now: float, window: float = 1.2, since: float = -1e9):
+        self.now = now
+        self.signal: dict[int, str] = {}
+        entries = list(log)
+        if not entries:
+            return
+        start = max(now - window, min(since, now))
+        # The frame in effect at `start`, then every frame since.
+        recent = [e for e in entries if e[0] > start]
+        before = [e for e in entries if e[0] <= start]
+        frames = ([(start, before[-1][1])] if before else []) + recent
+        for space in range(N_SPACES):
+            states = [(t, tuple(f.spaces[space])) for t, f in frames]
+            lit = [rgb for _, rgb in states if rgb != (0, 0, 0)]
+            if not lit:
+                continue
+            rgb = lit[-1]
+            first = next(i for i, (_, c) in enumerate(states) if c == rgb)
+            tail = [c for _, c in states[first:]]
+            runs = sum(1 for i, c in enumerate(tail) if c == rgb and (i == 0 or tail[i - 1] != rgb))
+            span = max(now - states[first][0], 1e-3)
+            pattern = ("steady" if all(c == rgb for c in tail)
+                       else "fast" if runs / span >= 2.5 else "slow")
+            candidates = _BY_RGB.get(rgb)
+            if not candidates:
+                continue
+            match = [s for s in candidates if s.pattern == pattern] or candidates
+            self.signal[space] = match[0].name
+
+    def spaces(self, *names: str) -> list[int]:
+        return sorted(s for s, n in self.signal.items() if n in names)
+
+    def shows(self, *names: str) -> bool:
+        return any(n in names for n in self.signal.values())
+
+    def __repr__(self) -> str:
+        by = collections.defaultdict(list)
+        for s, n in sorted(self.signal.items()):
+            by[n].append(SPACES[s])
+        return f"<LedView {dict(by)}>"
+
+
+# -- choosing plies ---------------------------------------------------------------------------
+Chooser = Callable[[Board], "Ply | None"]
+
+
+def record_chooser(tokens: Iterable) -> Chooser:
+    """Plies from a game record: tokens 'e3', 'e3f3', 'e3-f3', 'pass', 'resign' (ends the game).
+
+    Forced passes and a forced last placement left out of the record are filled in."""
+    items = list(tokens)
+    pos = [0]
+
+    def choose(board: Board):
+        legal = board.legal_plies()
+        if pos[0] >= len(items):
+            return None
+        token = items[pos[0]]
+        if isinstance(token, Ply):
+            ply = token
+        elif str(token).strip().lower() == "resign":
+            return None
+        else:
+            try:
+                ply = Ply.parse(str(token))
+            except ValueError as e:
+                raise RecordError(str(e), ply=pos[0] + 1, token=str(token)) from None
+        if legal == [PASS] and ply != PASS:
+            return PASS  # a forced pass the record leaves out
+        if board.phase == 1 and ply.is_move and len(legal) == 1:
+            return legal[0]  # the forced 49th placement
+        if not board.is_legal(ply):
+            raise RecordError(f"ply {pos[0] + 1}: {token!r} is not legal here", ply=pos[0] + 1,
+                              token=str(token))
+        pos[0] += 1
+        return ply
+
+    return choose
+
+
+def random_chooser(seed: int = 0) -> Chooser:
+    rnd = random.Random(seed)
+
+    def choose(board: Board):
+        legal = board.legal_plies()
+        return rnd.choice(legal) if legal else None
+
+    return choose
+
+
+# -- the players ------------------------------------------------------------------------------
+class Players:
+    """Both players of one game at the simulated board (see the module docstring).
+
+    moves: a list of record tokens, a chooser callable (Board -> Ply, None to stop), or None for
+    random play; white / black: a chooser per side (overrides moves for that side).
+    follow_leds: wait for and obey the board's LEDs (when it shows any); ack_timeout: how long a
+    person waits for the board before playing on anyway (noted in the log).
+    """
+
+    def __init__(self, board, moves=None, *, white: Chooser | None = None,
+                 black: Chooser | None = None, mistakes: Mistakes | None = None, seed: int = 0,
+                 follow_leds: bool = True, ack_timeout: float = 6.0, max_plies: int = 1000):
+        self.board = board
+        self.hand = board.hand
+        self.rng = random.Random(seed)
+        if moves is None:
+            default = random_chooser(seed)
+        elif callable(moves):
+            default = moves
+        else:
+            default = record_chooser(moves)
+        self.choosers = {WHITE: white or default, BLACK: black or default}
+        self.mistakes = mistakes or Mistakes()
+        self.follow_leds = follow_leds
+        self.ack_timeout = ack_timeout
+        self.max_plies = max_plies
+        self.truth = Board()
+        self.made: collections.Counter[str] = collections.Counter()
+        self.log: list[tuple[float, str]] = []
+        self.complaints: list[tuple[float, str]] = []  # the board said something unexpected
+        self.done = False
+        self._script = self._game()
+        self._until: Callable[[float], bool] | None = None
+        self._view: LedView | None = None
+        self._since = -1e9
+        self.glance = 0.1  # a person looks at the LEDs about ten times a second
+
+    # -- the loop's side ------------------------------------------------------------------------
+    def step(self, now: float | None = None) -> None:
+        """Look at the board (its clock and LEDs) and act; call after every frame."""
+        now = self.board.now if now is None else now
+        while not self.done:
+            if self._until is not None and not self._until(now):
+                return
+            try:
+                self._until = next(self._script)
+            except StopIteration:
+                self.done = True
+                self._until = None
+
+    def leds(self, now: float | None = None) -> LedView:
+        """What the players see on the LEDs: looked at again every `glance` seconds."""
+        now = self.board.now if now is None else now
+        if self._view is None or now >= self._view.now + self.glance or now < self._view.now:
+            self._view = LedView(self.board.led_log, now, since=self._since)
+        return self._view
+
+    def _look_afresh(self) -> None:
+        """From now on, ignore what the LEDs showed before (a person's new look at the board)."""
+        self._since = self.board.now
+        self._view = None
+
+    @property
+    def plies(self) -> list[Ply]:
+        """The plies really played so far."""
+        return self.truth.move_stack
+
+    # -- waiting (the script yields these conditions) -------------------------------------------
+    def _idle(self):
+        return lambda now: self.hand.idle()
+
+    def _pause(self, seconds: float):
+        end = self.board.now + seconds
+        return lambda now: now >= end - 1e-9
+
+    def _draw(self, what: str) -> float:
+        lo, hi = getattr(self.board.params.timing, what)
+        return self.rng.uniform(lo, hi)
+
+    def _watching(self) -> bool:
+        return self.follow_leds and self.board.leds is not None
+
+    def _note(self, text: str) -> None:
+        self.log.append((self.board.now, text))
+
+    def _mistake(self, kind: str) -> None:
+        self.made[kind] += 1
+        self._note(f"mistake: {kind}")
+
+    # -- the game -------------------------------------------------------------------------------
+    def _game(self):
+        settled = True  # the last ply ended with nothing left to sort out
+        while len(self.truth.move_stack) < self.max_plies:
+            board = self.truth
+            if board.is_over():
+                self._note(f"game over: score {board.score()}")
+                return
+            ply = self.choosers[board.turn](board.copy())
+            if ply is None:
+                self._note("the record ends" if board.ply_count else "nothing to play")
+                return
+            if not board.is_legal(ply):
+                raise ValueError(f"the chooser played an illegal ply {ply} at ply "
+                                 f"{board.ply_count + 1}")
+            if ply.is_pass:
+                yield from self._await_board()
+                board.push(ply)
+                self._note("pass")
+                continue
+            kind = self._pick_mistake(ply, settled)
+            if kind == "fast_answer":
+                self._mistake(kind)
+                yield self._pause(self._draw("fast_answer"))
+            else:
+                yield from self._await_board()
+                yield self._pause(self._draw("think"))
+            if kind == "knock":
+                yield from self._knock(ply)
+            if ply.is_placement:
+                yield from self._place(ply, kind)
+            else:
+                yield from self._move(ply, kind)
+            isolated = board.isolated_by(ply)
+            board.push(ply)
+            self._note(f"played {ply}")
+            settled = yield from self._after(ply, isolated)
+        self._note("stopped at max_plies")
+
+    def _pick_mistake(self, ply: Ply, settled: bool) -> str | None:
+        m = self.mistakes
+        if not m.kinds or self.rng.random() >= m.rate:
+            return None
+        b = self.truth
+        possible = []
+        for k in m.kinds:
+            if k == "wrong_lift" and ply.is_move and len(self._own(b.turn)) > 1:
+                possible.append(k)
+            elif k == "opponent_lift" and ply.is_move and self._own(1 - b.turn):
+                possible.append(k)
+            elif k == "illegal_setdown" and ply.is_move:
+                possible.append(k)
+            elif k == "knock" and any(b.stack(s) for s in range(N_SPACES)):
+                possible.append(k)
+            elif k == "slide_over" and ply.is_move and len(b.destinations(ply.src)) > 1:
+                possible.append(k)
+            elif k == "fast_answer" and settled and b.ply_count > 0:
+                possible.append(k)
+            elif k == "wrong_piece" and ply.is_placement:
+                possible.append(k)
+        return self.rng.choice(possible) if possible else None
+
+    def _own(self, player: int) -> list[int]:
+        return [s for s in range(N_SPACES) if self.truth.owner(s) == player]
+
+    # -- plies ----------------------------------------------------------------------------------
+    def _place(self, ply: Ply, kind: str | None):
+        piece = self.truth.piece_to_place()
+        if kind == "wrong_piece":
+            wrong = "B" if piece == "W" else "W"
+            if self.board.reserve[wrong]:
+                self._mistake(kind)
+                self.hand.place(ply.dst, wrong)
+                yield self._idle()
+                yield from self._react_to(("error", "extra"))
+                self.hand.lift(ply.dst)
+                self.hand.stow()
+        self.hand.place(ply.dst, piece)
+        yield self._idle()
+
+    def _move(self, ply: Ply, kind: str | None):
+        b, hand = self.truth, self.hand
+        src, dst = ply
+        if kind in ("wrong_lift", "opponent_lift"):
+            side = b.turn if kind == "wrong_lift" else 1 - b.turn
+            other = self.rng.choice([s for s in self._own(side) if s != src])
+            self._mistake(kind)
+            hand.lift(other)
+            yield self._idle()
+            yield from self._react_to(("error",))
+            hand.put(other)
+            yield self._idle()
+        if kind == "illegal_setdown":
+            dests = set(b.destinations(src))
+            near = [s for s in range(N_SPACES) if s != src and s not in dests
+                    and (b.stack(s) or any(b.stack(n) for n in NEIGHBOURS[s]))]
+            bad = self.rng.choice(near)
+            self._mistake(kind)
+            n = b.height(src)
+            hand.lift(src)
+            hand.put(bad)
+            yield self._idle()
+            yield from self._react_to(("error", "missing", "extra"))
+            hand.lift(bad, count=n)
+            hand.put(dst)
+        elif kind == "slide_over":
+            via = self.rng.choice([d for d in b.destinations(src) if d != dst])
+            self._mistake(kind)
+            self._note(f"sliding over {SPACES[via]}")
+            hand.slide(src, dst, via=[via])
+        else:
+            hand.lift(src)
+            yield self._pause(self._draw("react") / 2)  # a look at the destinations
+            hand.put(dst)
+        yield self._idle()
+
+    def _knock(self, ply: Ply):
+        b = self.truth
+        target = ply.dst if ply.is_move else None
+        occupied = [s for s in range(N_SPACES) if b.stack(s) and s != target]
+        if ply.is_move:
+            occupied = [s for s in occupied if s != ply.src] or occupied
+        near = [s for s in occupied if any(n in (ply.src, ply.dst) for n in NEIGHBOURS[s])]
+        space = self.rng.choice(near or occupied)
+        self._mistake("knock")
+        self.hand.knock(space)
+        yield self._idle()
+        yield from self._react_to(("missing", "error", "extra"))
+        self.hand.restore(space)
+        yield self._idle()
+
+    def _react_to(self, names):
+        """Notice a mistake: from the LEDs when the board shows them, else after a moment."""
+        if self._watching():
+            deadline = self.board.now + 3.0
+            yield lambda now: now >= deadline or self.leds(now).shows(*names)
+        yield self._pause(self._draw("react"))
+
+    # -- after a ply ----------------------------------------------------------------------------
+    def _after(self, ply: Ply, isolated: list[int]):
+        """Answer the board's questions and clear cut-off stacks. Returns True when the ply went
+        through without anything left to sort out (so a fast answer is possible next)."""
+        left = list(isolated)
+        if left and "wrong_remove" in self.mistakes.kinds and self.rng.random() < self.mistakes.rate:
+            yield from self._wrong_remove(left)
+        if not self._watching():
+            if left:
+                yield self._pause(self._draw("react"))
+                for s in left:
+                    self.hand.remove(s)
+                yield self._idle()
+            return not left
+        quiet = True
+        answers = 0
+        self._look_afresh()
+        deadline = self.board.now + self.ack_timeout
+        while True:
+            yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), left)
+                               or self.leds(now).shows("ask", "remove"))
+            view = self.leds()
+            asked = view.spaces("ask")
+            flagged = view.spaces("remove")
+            if ply.is_move and ply.dst in asked and answers < 3:
+                quiet = False
+                answers += 1
+                yield self._pause(self._draw("react"))
+                self._note(f"answering: {SPACES[ply.dst]}")
+                self.hand.lift(ply.dst)
+                self.hand.put(ply.dst)
+                yield self._idle()
+                yield self._pause(self._draw("react"))
+                self._look_afresh()
+                deadline = self.board.now + self.ack_timeout
+                continue
+            if asked:
+                self._complain(f"asked about {[SPACES[s] for s in asked]}")
+            todo = [s for s in flagged if s in left]
+            wrong = [s for s in flagged if s not in left]
+            if wrong:
+                self._complain(f"asked to remove {[SPACES[s] for s in wrong]}")
+            if todo:
+                quiet = False
+                yield self._pause(self._draw("react"))
+                for s in todo:
+                    self.hand.remove(s)
+                    left.remove(s)
+                yield self._idle()
+                self._look_afresh()
+                deadline = self.board.now + self.ack_timeout
+                continue
+            if self._acknowledged(view, left):
+                return quiet
+            if self.board.now >= deadline:
+                if left:
+                    self._complain(f"never asked to remove {[SPACES[s] for s in left]}")
+                    for s in left:
+                        self.hand.remove(s)
+                    left = []
+                    yield self._idle()
+                    deadline = self.board.now + self.ack_timeout
+                    continue
+                self._complain(f"did not acknowledge {ply}: {view}")
+                return False
+            yield self._pause(0.1)
+
+    def _wrong_remove(self, left: list[int]):
+        b = self.truth  # already after the ply
+        stays = [s for s in range(N_SPACES) if b.stack(s) and s not in left]
+        near = [s for s in stays if any(n in left for n in NEIGHBOURS[s])] or stays
+        if not near:
+            return
+        space = self.rng.choice(near)
+        self._mistake("wrong_remove")
+        self.hand.lift(space)
+        yield self._idle()
+        yield from self._react_to(("missing", "error"))
+        self.hand.put(space)
+        yield self._idle()
+
+    def _await_board(self):
+        """Wait until the board shows it is this ply's turn (or give up after ack_timeout)."""
+        if not self._watching():
+            return
+        deadline = self.board.now + self.ack_timeout
+        yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
+        if not self._acknowledged(self.leds(), []):
+            self._complain(f"board not ready for ply {self.truth.ply_count + 1}: {self.leds()}")
+
+    def _acknowledged(self, view: LedView, left: list[int]) -> bool:
+        """The LEDs show the truth's next turn and nothing to sort out."""
+        if left or view.shows(*PROBLEMS):
+            return False
+        b = self.truth
+        if b.is_over():
+            return view.shows(*OVER)
+        if b.phase == 1:
+            name = ("dvonn_to_place" if b.piece_to_place() == "D"
+                    else "white_to_play" if b.turn == WHITE else "black_to_play")
+            lit = view.spaces(name)
+            return bool(lit) and all(not b.stack(s) for s in lit)
+        if b.legal_plies() == [PASS]:
+            return view.shows("pass", "white_to_play", "black_to_play")
+        name = "white_to_play" if b.turn == WHITE else "black_to_play"
+        lit = view.spaces(name)
+        return bool(lit) and all(b.owner(s) == b.turn for s in lit)
+
+    def _complain(self, text: str) -> None:
+        self.complaints.append((self.board.now, text))
+        self._note(f"board: {text}")
+
+
+def play(board, moves=None, *, seconds: float = 3600.0, **kwargs) -> Players:
+    """Let scripted players play a whole game on `board` with no controller (or LEDs): the
+    frames are read and dropped. Returns the players (truth, mistakes made, log)."""
+    players = Players(board, moves, **kwargs)
+    end = board.now + seconds
+    while not players.done and board.now < end:
+        board.read_frame()
+        players.step()
+    if not players.done:
+        raise TimeoutError(f"the game did not end within {seconds} s of board time")
+    return players
+
+
+__all__ = ["Players", "Mistakes", "MISTAKES", "LedView", "record_chooser", "random_chooser",
+           "play", "BY_NAME"]
