@@ -26,7 +26,7 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Callable
+from typing import Callable, Sequence
 
 from . import guidance
 from .errors import LinkLost
@@ -77,6 +77,8 @@ class Session:
     resume: continue the store's latest unfinished game instead of starting a new one.
     tags: record tags of games this session starts.
     clock: seconds, for blinking while no frames come and for noticing outside takebacks.
+    computer: `ai.Thinker`s (one per colour the computer plays): their chosen plies are shown
+        as the hint (`state.hint`) for the players to carry out on the board.
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
@@ -84,8 +86,10 @@ class Session:
     def __init__(self, source: SensorSource, leds: LedSink, store: Store,
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
-                 own_store: bool = True, clock: Callable[[], float] = time.monotonic):
+                 own_store: bool = True, clock: Callable[[], float] = time.monotonic,
+                 computer: Sequence = ()):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
+        self.computer = list(computer)
         self.make_controller = make_controller
         self.tags = dict(tags or {})
         self.own_store = own_store
@@ -297,7 +301,21 @@ class Session:
         else:
             self._start_controller(Board())
 
+    def _update_hint(self) -> None:
+        """The computer's ply for this position, once it has thought (None meanwhile)."""
+        state = self.controller.state
+        hint = None
+        if state.mode in ("idle", "lifted"):
+            for thinker in self.computer:
+                hint = thinker.update(state.board) or hint
+        if hint is not None and hint.is_pass:  # forced passes are recorded without a hint
+            hint = None
+        if state.hint != hint:
+            state.hint = hint
+
     def _after_change(self) -> None:
+        if self.computer:
+            self._update_hint()
         state = self.state
         board = state.board
         if board.is_over() != self._finished and board.ply_count == len(self._plies):

@@ -20,6 +20,7 @@ from firmware_py.colours import BY_NAME
 from firmware_py.errors import LinkLost
 from firmware_py.interfaces import BLANK, SensorFrame
 from firmware_py.rules import Board, Ply
+from firmware_py.guidance import signals
 from firmware_py.session import Session, rebuild_lines
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 from firmware_py.state import BoardState
@@ -355,4 +356,22 @@ def test_takeback_from_the_games_command_reaches_a_running_session(tmp_path, cap
     t[0] += session.POLL_SECONDS
     run_script(session)
     assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3] + ["h1"]
+    session.close()
+
+
+def test_the_computer_s_ply_is_shown_as_a_hint_until_played(tmp_path):
+    from firmware_py.ai import Thinker
+    from firmware_py.rules import BLACK
+    thinker = Thinker(BLACK, level=1, seed=1, nodes=200)
+    session = make_session(tmp_path / "g.sqlite3", [set(), {INDEX["e3"]}], computer=[thinker])
+    run_script(session)
+    assert thinker.wait(10.0)
+    session.source.script = [{INDEX["e3"]}]
+    session.step(0)
+    hint = session.state.hint
+    assert hint is not None and hint.is_placement and session.state.board.is_legal(hint)
+    assert signals(session.state)[hint.dst] == "computer_to"
+    session.source.script = [{INDEX["e3"], hint.dst}]
+    session.step(0)
+    assert session.state.board.move_stack[-1] == hint and session.state.hint is None
     session.close()
