@@ -1,0 +1,490 @@
+"""The controller: sensor frames and buttons in, a recorded game and a `BoardState` out.
+
+Per frame it only feeds the settle detector (one pass over 49 readings) and checks a timer. When
+the board has been still for `settle_s` it asks `inference` what the settled snapshot shows and
+acts on the answer:
+
+- the recorded position (perhaps with cut-off stacks taken off): idle / removing; the snapshot
+  becomes the new reference (this is how sensor drift is followed);
+- plies made: each goes to `on_commit(ply)` (persistence) *before* the state shows it;
+- a stack in the hand: `lifted` with its destinations; a stack that may not move: `error` at once;
+- a stack set down where it may not go, or the wrong piece placed: `error` there until corrected;
+- several candidates fit about as well: `asking` (never a guess). The player answers by lifting
+  the stack they landed on and setting it back, or by pressing confirm (which takes `ask[0]`,
+  the likeliest);
+- nothing fits: after `unexplained_s` of stillness, `unexplained` with the spaces `missing` and
+  `extra` until the board matches again.
+
+Takebacks are explicit only (`button('undo')`); positions from the history seen on the board are
+never taken as a takeback. A controller built on a restored board (`Controller(board=...)`)
+starts by checking the pieces against it and guides the players back when they differ.
+
+>>> c = Controller()
+>>> c.state.mode
+'calibrating'
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .board_model import BoardModel, Geometry
+from .calibration import Calibration
+from .inference import Decision, Inference
+from .interfaces import SensorFrame
+from .rules import PASS, Board, Ply
+from .settle import Settler, mean_noise, tolerance_for
+from .spaces import N_SPACES, SPACES
+from .state import BoardState
+
+PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
+
+
+def _names(spaces) -> str:
+    return ", ".join(SPACES[s] for s in spaces)
+
+
+class Controller:
+    """Turns frames into a recorded game (see the module docstring).
+
+    board: a restored game to continue (default: a new game from the empty board).
+    calibration: a saved `Calibration` (default: nominal figures; the empty board and the
+        placements calibrate the rest).
+    settle_s: how long the board must be still before a snapshot counts (0.15-0.3 s).
+    unexplained_s: how long a position that matches nothing stays before the difference is shown.
+    ask_after_s: how long "landed or still in the hand?" may stay open before the player is asked.
+    """
+
+    def __init__(self, board: Board | None = None, calibration: Calibration | None = None, *,
+                 settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
+                 geometry: Geometry | None = None, margin: float = 25.0,
+                 fit_limit: float = 250.0, adc_max: int = 4095):
+        self.cal = calibration or Calibration.nominal(adc_max=adc_max)
+        self.model = BoardModel(self.cal, geometry)
+        self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit)
+        self.settler = Settler(settle_s, tolerance=2.5 * self.cal.codes_per_mt)
+        self.state = BoardState(board=board if board is not None else Board())
+        self.unexplained_s = unexplained_s
+        self.ask_after_s = ask_after_s
+        self.on_commit: Callable[[Ply], None] | None = None
+        self.on_undo: Callable[[], None] | None = None
+        # The reference: the last settled readings of a known physical configuration.
+        self.ref: tuple | None = None
+        self.ref_frames = 1
+        self.ref_stacks: list | None = None
+        self.ref_time = 0.0
+        self.pending: dict[int, tuple] = {}  # cut-off stacks still on the board
+        self.last_decision: Decision | None = None
+        self._rivals: list = []          # the candidates being asked about
+        self._answer: int | None = None  # the ask space the player lifted
+        self._doubt_since: float | None = None  # landed-or-in-hand undecided since
+        self._unexplained_since: float | None = None
+        self._unexplained_marks: tuple[list, list] = ([], [])
+        self._mode_before_link: str | None = None
+        self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0}
+
+    # -- inputs ------------------------------------------------------------------------------
+    def feed(self, frame: SensorFrame) -> None:
+        """Take one sensor frame (cheap unless the board has just settled)."""
+        st = self.state
+        st.time = frame.time
+        if st.mode == "link_lost":
+            self.link_restored()
+        snap = self.settler.feed(frame.time, frame.raw)
+        if snap is not None:
+            self._on_snapshot(snap)
+        elif (self._unexplained_since is not None and st.mode != "unexplained"
+              and frame.time - self._unexplained_since >= self.unexplained_s
+              and not self.settler.moving):
+            self._show_unexplained()
+
+    def button(self, name: str) -> None:
+        """A button press: 'confirm', 'undo' or 'new_game'."""
+        if name == "confirm":
+            if self.state.mode == "asking" and self._rivals:
+                self._resolve(self._rivals[0])
+        elif name == "undo":
+            self.takeback()
+        elif name == "new_game":
+            self.new_game()
+        else:
+            raise ValueError(f"unknown button {name!r} (confirm, undo or new_game)")
+
+    def link_lost(self) -> None:
+        """The scanner link is down: show it, decide nothing until frames come back."""
+        if self.state.mode != "link_lost":
+            self._mode_before_link = self.state.mode
+            self.state.mode = "link_lost"
+            self.state.message = "scanner link lost: play paused"
+
+    def link_restored(self) -> None:
+        """Frames are back: wait for a settled snapshot and check the board again."""
+        if self.state.mode == "link_lost":
+            self.state.mode = self._mode_before_link or "idle"
+            self.state.message = ""
+            self.settler = Settler(self.settler.settle_s, self.settler.tolerance)
+
+    def takeback(self) -> None:
+        """Take back the last ply (and the forced passes after it); the players rebuild."""
+        board = self.state.board
+        if board.ply_count == 0:
+            return
+        while True:
+            ply = board.pop()
+            if self.on_undo:
+                self.on_undo()
+            if not ply.is_pass or board.ply_count == 0:
+                break
+        self.pending = {}
+        self._clear_doubt()
+        self._rivals, self._answer = [], None
+        self.state.clear_marks()
+        self.state.mode = "paused"
+        self.state.message = "take back: put the pieces back as the LEDs show"
+        self._mark_differences(self.settler.snapshot)
+        self.stats["resyncs"] += 1
+
+    def new_game(self) -> None:
+        """Start again from the empty board (the empty board is read again first)."""
+        self.state = BoardState(board=Board())
+        self.pending = {}
+        self.ref = self.ref_stacks = None
+        self._rivals, self._answer = [], None
+        self._clear_doubt()
+
+    # -- snapshots ---------------------------------------------------------------------------
+    def _on_snapshot(self, snap) -> None:
+        self.stats["snapshots"] += 1
+        noise = mean_noise(snap.spread)
+        if self.ref is None:
+            self._start(snap)
+            return
+        # Keep the stillness tolerance just above what this board's noise needs.
+        self.settler.tolerance = tolerance_for(max(noise, 0.3), 0.25 * self.cal.codes_per_mt)
+        st = self.state
+        if st.mode == "link_lost":
+            return
+        if st.mode == "asking" and self._check_answer(snap):
+            return
+        d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
+                                   self.ref_stacks, snap.time - self.ref_time)
+        self.last_decision = d
+        self._act(d, snap)
+
+    def _start(self, snap) -> None:
+        """The first settled snapshot: calibrate on an empty board, or check a restored game."""
+        st = self.state
+        board = st.board
+        cal = self.cal
+        if board.ply_count == 0:
+            occ = self.inference.occupancy(snap.values)
+            if occ:
+                st.mode = "calibrating"
+                st.extra = sorted(occ)
+                st.message = f"clear the board: pieces on {_names(occ)}"
+                return
+            cal.set_empty(snap.values, snap.spread)
+            self._set_ref(snap, [()] * N_SPACES)
+            self._settle_mode()
+            return
+        stacks = board.stacks()
+        occ = self.inference.occupancy(snap.values)
+        expected = {s for s in range(N_SPACES) if stacks[s]}
+        wrong_sign = [s for s in expected & occ
+                      if (snap.values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
+        if occ != expected or wrong_sign:
+            st.mode = "unexplained"
+            st.missing = sorted(expected - occ)
+            st.extra = sorted((occ - expected) | set(wrong_sign))
+            st.message = "set up the game as recorded: " + self._difference_text()
+            return
+        # Resumed: learn what a fresh game would have learned from this position.
+        for s in range(N_SPACES):
+            if not stacks[s]:
+                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
+        for s in expected:
+            if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
+                upper = sum(self.model.piece_own(s, k, lv) for lv, k in enumerate(stacks[s]) if lv)
+                cal.response[s] = (snap.values[s] - cal.baseline[s] - upper
+                                   - self.model.crosstalk_at(s, stacks))
+                cal.kind[s] = stacks[s][0]
+        self._set_ref(snap, stacks)
+        self._settle_mode()
+
+    def _act(self, d: Decision, snap) -> None:
+        st = self.state
+        kind = d.kind
+        if kind in ("match", "commit"):
+            best = d.best
+            before = self.ref
+            before_stacks = self.ref_stacks
+            self._commit(best.plies, asked=False)
+            self._learn(best, before, before_stacks, snap)
+            self.pending = {r: best.stacks[r] for r in best.pending}
+            self._set_ref(snap, best.stacks)
+            self._settle_mode()
+        elif kind == "lifted":
+            best = d.best
+            self._commit(best.plies, asked=False)
+            self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
+            self._clear_doubt()
+            self._show_lifted(best.src)
+        elif kind == "illegal":
+            self._clear_doubt()
+            st.clear_marks()
+            st.mode = "error"
+            st.lifted = d.best.src
+            st.destinations = st.board.destinations(d.best.src)
+            st.error = [d.best.dst]
+            st.message = (f"the stack from {SPACES[d.best.src]} may not go to "
+                          f"{SPACES[d.best.dst]}: take it off again")
+            self.stats["errors"] += 1
+        elif kind == "ambiguous":
+            self._ambiguous(d, snap)
+        else:
+            self._unexplained(d, snap)
+
+    def _ambiguous(self, d: Decision, snap) -> None:
+        rivals = d.rivals
+        unsure_landed = any(c.kind in ("lifted", "match") for c in rivals)
+        if unsure_landed:
+            # A landing too faint to tell from a hand holding the stack just above: wait a
+            # little (a hand moves on), then ask.
+            if self._doubt_since is None:
+                self._doubt_since = snap.stable_since
+            lifted = [c for c in rivals if c.kind == "lifted"]
+            if snap.time - self._doubt_since < self.ask_after_s:
+                if lifted and self.state.mode not in ("lifted",):
+                    self._show_lifted(lifted[0].src)
+                return
+            rivals = [c for c in rivals if c.kind in ("commit", "illegal")]
+            if not rivals:
+                if lifted:
+                    self._show_lifted(lifted[0].src)
+                return
+            self._ask(rivals, single=True)  # "did you land on it?" is a fair question too
+            return
+        self._ask(rivals)
+
+    def _ask(self, rivals, single: bool = False) -> None:
+        st = self.state
+        # Ask about the first ply on which the rivals differ: its destination tells them apart.
+        moves = [[p for p in c.plies if not p.is_pass] for c in rivals]
+        n = min(len(m) for m in moves)
+        idx = next((i for i in range(n) if len({m[i] for m in moves}) > 1), None)
+        if idx is None or any(c.kind == "illegal" for c in rivals):
+            spaces = [c.last_dst for c in rivals]
+        else:
+            spaces = [m[idx].dst for m in moves]
+        ask = []
+        for s in spaces:
+            if s is not None and s not in ask:
+                ask.append(s)
+        if len(ask) < (1 if single else 2):  # a lift could not tell them apart: wait
+            return
+        self._rivals = rivals
+        self._ask_index = idx
+        self._answer = None
+        st.clear_marks()
+        st.mode = "asking"
+        st.ask = ask
+        st.message = (f"which did you land on: {_names(ask)}? lift it and set it back "
+                      "(or press confirm for " + SPACES[ask[0]] + ")")
+
+    def _check_answer(self, snap) -> bool:
+        """In `asking`: a lifted ask space is the answer; commit once it is set back."""
+        occ = self.inference.occupancy(snap.values)
+        rival_occ = {s for s in range(N_SPACES) if self._rivals[0].stacks[s]}
+        st = self.state
+        if occ == rival_occ and self._answer is not None:
+            chosen = [c for c, s in zip(self._rivals, self._ask_spaces()) if s == self._answer]
+            if chosen:
+                self._resolve(chosen[0], snap)
+                return True
+        gone = rival_occ - occ
+        if len(gone) == 1 and not (occ - rival_occ):
+            a = next(iter(gone))
+            if a in st.ask:
+                self._answer = a
+                st.message = f"{SPACES[a]}: now set it back"
+                return True
+        return False
+
+    def _ask_spaces(self) -> list:
+        out = []
+        for c in self._rivals:
+            moves = [p for p in c.plies if not p.is_pass]
+            if c.kind == "illegal" or self._ask_index is None:
+                out.append(c.last_dst)
+            else:
+                out.append(moves[self._ask_index].dst)
+        return out
+
+    def _resolve(self, cand, snap=None) -> None:
+        """The player answered: `cand` is what happened."""
+        self._rivals, self._answer = [], None
+        self.stats["asked"] += 1
+        if cand.kind == "illegal":
+            self.state.clear_marks()
+            self.state.mode = "error"
+            self.state.error = [cand.dst]
+            self.state.message = f"{SPACES[cand.dst]}: not a legal destination"
+            return
+        self._commit(cand.plies, asked=True)
+        self.pending = {r: cand.stacks[r] for r in cand.pending}
+        if snap is not None:
+            self._set_ref(snap, cand.stacks)
+        else:
+            self._rebase(cand.stacks)
+        self._settle_mode()
+
+    def _unexplained(self, d: Decision, snap) -> None:
+        st = self.state
+        bad = d.illegal_lift
+        if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
+            # Something illegal at once: a stack that may not move lifted, a stack set down on
+            # an empty space, or the wrong piece placed.
+            st.clear_marks()
+            st.mode = "error"
+            st.error = sorted(set(bad) | set(d.extra))
+            lost = [s for s in d.lost if s not in bad]
+            if lost:
+                st.lifted = lost[0]
+                st.destinations = st.board.destinations(lost[0])
+            st.message = self._error_text(d)
+            self.stats["errors"] += 1
+            return
+        if d.best is not None and d.best.kind == "lifted":
+            self._show_lifted(d.best.src)  # held above the board: show where it may go
+            return
+        if self._unexplained_since is None:
+            self._unexplained_since = snap.stable_since
+        self._unexplained_marks = (d.lost, d.extra)
+        if st.mode == "unexplained" or snap.time - self._unexplained_since >= self.unexplained_s:
+            self._show_unexplained()
+
+    def _error_text(self, d: Decision) -> str:
+        st = self.state
+        board = st.board
+        if d.illegal_lift:
+            s = d.illegal_lift[0]
+            return f"the stack on {SPACES[s]} may not move now: put it back"
+        if board.phase == 1 and len(d.extra) == 1:
+            want = PIECE_NAMES[board.piece_to_place()]
+            return f"{SPACES[d.extra[0]]}: wrong piece, a {want} piece is to be placed"
+        return f"nothing may be set down on {_names(d.extra)}: take it off"
+
+    def _show_unexplained(self) -> None:
+        st = self.state
+        lost, extra = self._unexplained_marks
+        if not lost and not extra:
+            lost, extra = self._occupancy_difference()
+        st.clear_marks()
+        if st.mode != "unexplained":
+            self.stats["resyncs"] += 1
+        st.mode = "unexplained"
+        st.missing, st.extra = list(lost), list(extra)
+        st.message = "the board does not match the game: " + self._difference_text()
+
+    def _occupancy_difference(self):
+        snap = self.settler.snapshot
+        if snap is None:
+            return [], []
+        occ = self.inference.occupancy(snap.values)
+        expected = {s for s in range(N_SPACES) if self.state.board.height(s)} | set(self.pending)
+        return sorted(expected - occ), sorted(occ - expected)
+
+    def _mark_differences(self, snap) -> None:
+        lost, extra = self._occupancy_difference()
+        self.state.missing, self.state.extra = lost, extra
+
+    def _difference_text(self) -> str:
+        st = self.state
+        parts = []
+        if st.missing:
+            parts.append("put back " + _names(st.missing))
+        if st.extra:
+            parts.append("take off " + _names(st.extra))
+        return "; ".join(parts) or "check the stacks"
+
+    # -- changes -----------------------------------------------------------------------------
+    def _commit(self, plies, asked: bool) -> None:
+        board = self.state.board
+        for ply in plies:
+            if self.on_commit:
+                self.on_commit(ply)  # on disk before anything shows it
+            board.push(ply)
+            if not ply.is_pass and not asked:
+                self.stats["auto"] += 1
+        if board.legal_plies() == [PASS]:  # a forced pass is recorded at once
+            if self.on_commit:
+                self.on_commit(PASS)
+            board.push(PASS)
+
+    def _learn(self, best, before, before_stacks, snap) -> None:
+        """Placements teach the calibration each sensor's single-piece response."""
+        placed = [p.dst for p in best.plies if p.is_placement]
+        if not placed or before is None:
+            return
+        for t in placed:
+            if before_stacks[t]:
+                continue
+            others = [o for o in placed if o != t]
+            self.cal.learn_placement(t, best.stacks[t][0], before, snap.values, others=others)
+
+    def _set_ref(self, snap, stacks) -> None:
+        self.ref = snap.values
+        self.ref_frames = snap.frames
+        self.ref_stacks = list(stacks)
+        self.ref_time = snap.time
+        cal = self.cal
+        noise = sorted(snap.spread)[N_SPACES // 2]
+        for s in range(N_SPACES):  # drift: follow the baselines of empty spaces
+            if not stacks[s]:
+                cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
+            cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
+
+    def _rebase(self, stacks) -> None:
+        """A configuration known without a snapshot of it: predict its readings from the model."""
+        if self.ref is None:
+            return
+        changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != self.ref_stacks[t]}
+        d, _ = self.model.delta(changes, self.ref, self.ref_stacks)
+        ref = list(self.ref)
+        for s, v in d.items():
+            ref[s] += v
+        self.ref = tuple(ref)
+        self.ref_stacks = list(stacks)
+
+    def _settle_mode(self) -> None:
+        st = self.state
+        self._clear_doubt()
+        self._rivals, self._answer = [], None
+        st.clear_marks()
+        if self.pending:
+            st.mode = "removing"
+            st.remove = sorted(self.pending)
+            st.message = "remove the stacks on " + _names(st.remove)
+        elif st.board.is_over():
+            st.mode = "over"
+            w = st.board.winner()
+            st.message = "game over: " + ("a draw" if w == "draw" else
+                                          ("white" if w == 0 else "black") + " wins")
+        else:
+            st.mode = "idle"
+            st.message = ""
+
+    def _show_lifted(self, src: int) -> None:
+        st = self.state
+        self._unexplained_since = None
+        st.clear_marks()
+        st.mode = "lifted"
+        st.lifted = src
+        st.destinations = st.board.destinations(src)
+        st.remove = sorted(self.pending)
+        st.message = f"{SPACES[src]} lifted: set it down on " + (_names(st.destinations) or "?")
+
+    def _clear_doubt(self) -> None:
+        self._doubt_since = None
+        self._unexplained_since = None
+        self._unexplained_marks = ([], [])

@@ -1,0 +1,238 @@
+"""Move inference: which position explains a settled snapshot, and is the evidence clear?
+
+The candidates are whole board configurations reachable from the recorded position: the
+position itself, every legal ply from it and one more ply (so a fast reply is not lost), each
+with its cut-off stacks still on the board or already taken off (as the board reads them), a
+stack held in the hand after any of these, and a stack set down on a space it may not go to.
+Occupancy (a stack's own field is 40-60 mT) decides which of them are possible at all: it sees
+sources, placements and removals. Among those left, the analogue readings decide: each candidate
+predicts how every sensor moved from the reference snapshot (`board_model`), and the candidate
+whose prediction fits best wins if
+
+- its fit is plausible (chi-square below `fit_limit`, given the noise and the model's own
+  uncertainty), and
+- every candidate that would mean something else fits worse by at least `margin` (chi-square
+  units: 25 is a five-sigma difference).
+
+Otherwise nothing is decided: the caller asks the player (`Decision.kind == 'ambiguous'`) or waits
+(`'unexplained'`). This module never changes the game; the controller acts on its `Decision`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .board_model import BoardModel
+from .rules import PASS, Board, Ply
+from .spaces import N_SPACES
+
+OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
+
+
+@dataclass
+class Candidate:
+    """One way the board could be now.
+
+    kind: 'match' (the recorded position, perhaps with some cut-off stacks taken off), 'commit'
+    (plies were made), 'lifted' (after `plies`, the stack from `src` is in the hand), 'illegal'
+    (after `plies`, the stack from `src` was set down on `dst`, where it may not go).
+    board: the rules position after `plies`; stacks: what stands on each space physically;
+    pending: spaces whose cut-off stacks are still on the board.
+    """
+
+    kind: str
+    plies: tuple[Ply, ...]
+    board: Board
+    stacks: list
+    pending: frozenset
+    src: int | None = None
+    dst: int | None = None
+    chi2: float = math.inf
+
+    @property
+    def key(self) -> tuple:
+        """What the candidate means: candidates with equal keys are the same decision."""
+        moves = tuple(p for p in self.plies if not p.is_pass)
+        return (self.kind, moves, self.src, self.dst)
+
+    @property
+    def last_dst(self) -> int | None:
+        moves = [p for p in self.plies if not p.is_pass]
+        if self.kind == "illegal":
+            return self.dst
+        return moves[-1].dst if moves else None
+
+
+@dataclass
+class Decision:
+    """The result of `Inference.explain`.
+
+    kind: 'match' | 'commit' | 'lifted' | 'illegal' (the best candidate's kind, decided) or
+    'ambiguous' (several candidates fit about as well: `rivals` holds them, best first) or
+    'unexplained' (nothing fits: `lost` / `extra` are the occupancy differences from the
+    recorded position; `illegal_lift` a space lifted that may not move).
+    """
+
+    kind: str
+    best: Candidate | None = None
+    rivals: list[Candidate] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    lost: list[int] = field(default_factory=list)
+    extra: list[int] = field(default_factory=list)
+    illegal_lift: list[int] = field(default_factory=list)
+
+
+class Inference:
+    """Explains settled snapshots against the recorded game (see the module docstring)."""
+
+    def __init__(self, model: BoardModel, margin: float = 25.0, fit_limit: float = 250.0,
+                 drift_mt_per_min: float = 0.05, depth: int = 2):
+        self.model = model
+        self.margin = margin
+        self.fit_limit = fit_limit
+        self.drift_mt_per_min = drift_mt_per_min
+        self.depth = depth
+
+    # -- occupancy ---------------------------------------------------------------------------
+    def occupancy(self, values) -> frozenset:
+        cal = self.model.cal
+        limit = OCCUPIED_MT * cal.codes_per_mt
+        return frozenset(s for s in range(N_SPACES) if abs(values[s] - cal.baseline[s]) > limit)
+
+    def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
+        """Whether the piece just placed on `space` reads like a `kind` piece (by polarity, and
+        DVONN against White by strength when it is clear)."""
+        cal = self.model.cal
+        r = values[space] - cal.baseline[space] - self.model.crosstalk_at(space, stacks)
+        if (r > 0) != (cal.polarity[kind] > 0):
+            return False
+        unit = cal.typical_unit()
+        mid = 0.5 * (1 + cal.dvonn_factor()) * unit
+        if kind == "D" and abs(r) < 0.85 * mid:
+            return False
+        if kind != "D" and cal.polarity["D"] == cal.polarity[kind] and abs(r) > 1.15 * mid:
+            return False
+        return True
+
+    # -- candidates --------------------------------------------------------------------------
+    def candidates(self, board: Board, pending: dict, occ: frozenset, values) -> list[Candidate]:
+        """Every configuration reachable from `board` (with the cut-off stacks `pending`
+        {space: stack} still standing) whose occupancy equals `occ`."""
+        expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
+        gone = expected - occ       # emptied: sources, removals, lifted stacks
+        new = occ - expected        # newly occupied: placements (or stacks set on empty spaces)
+        out: list[Candidate] = []
+
+        def physical(bd: Board, pend: dict) -> list:
+            stacks = bd.stacks()
+            for r, st in pend.items():
+                if r in occ:
+                    stacks[r] = st
+            return stacks
+
+        def occ_of(stacks) -> frozenset:
+            return frozenset(s for s in range(N_SPACES) if stacks[s])
+
+        def visit(bd: Board, plies: tuple, pend: dict) -> None:
+            stacks = physical(bd, pend)
+            kept = frozenset(r for r in pend if r in occ)
+            if occ_of(stacks) == occ:
+                out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
+            movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
+            for s in movers:  # the stack from s in the hand, or set down where it may not go
+                held = list(stacks)
+                held[s] = ()
+                if occ_of(held) == occ:
+                    out.append(Candidate("lifted", plies, bd, held, kept, src=s))
+                    if not plies:
+                        legal = set(bd.destinations(s))
+                        for d in range(N_SPACES):
+                            if held[d] and d not in legal:
+                                put = list(held)
+                                put[d] = held[d] + stacks[s]
+                                out.append(Candidate("illegal", plies, bd, put, kept, s, d))
+            if len([p for p in plies if not p.is_pass]) >= self.depth:
+                return
+            for ply in bd.legal_plies():
+                if ply.is_pass:
+                    continue
+                if ply.is_move and ply.src not in gone:
+                    continue
+                if ply.is_placement:
+                    if ply.dst not in new:
+                        continue
+                    if not self.polarity_ok(ply.dst, bd.piece_to_place(), values, stacks):
+                        continue
+                nb = bd.copy()
+                nb._push(ply)
+                npend = dict(pend)
+                npend.update(nb.last_removed)
+                nplies = plies + (ply,)
+                if nb.legal_plies() == [PASS]:
+                    nb._push(PASS)
+                    nplies += (PASS,)
+                visit(nb, nplies, npend)
+
+        visit(board, (), dict(pending))
+        return out
+
+    # -- scoring -----------------------------------------------------------------------------
+    def score(self, cands: list[Candidate], values, frames: int, ref, ref_frames: int,
+              ref_stacks, age_s: float) -> None:
+        """Set each candidate's chi-square: how well its predicted change from `ref` (the
+        settled readings of `ref_stacks`, `age_s` seconds old) fits `values`."""
+        cal = self.model.cal
+        floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
+                                                 * age_s / 60.0) ** 2
+        q = 1.0 / 12.0  # rounding of each reading to a whole code
+        r0 = [values[s] - ref[s] for s in range(N_SPACES)]
+        v0 = [(cal.noise[s] ** 2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
+              for s in range(N_SPACES)]
+        chi0 = [r0[s] * r0[s] / v0[s] for s in range(N_SPACES)]
+        total0 = sum(chi0)
+        for c in cands:
+            changes = {t: c.stacks[t] for t in range(N_SPACES) if c.stacks[t] != ref_stacks[t]}
+            if not changes:
+                c.chi2 = total0
+                continue
+            d, var = self.model.delta(changes, ref, ref_stacks)
+            chi = total0
+            for s, ds in d.items():
+                r = r0[s] - ds
+                chi += r * r / (v0[s] + var[s]) - chi0[s]
+            c.chi2 = chi
+
+    # -- decision ----------------------------------------------------------------------------
+    def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
+                age_s: float) -> Decision:
+        """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
+        cut-off stacks still `pending` ({space: stack}) and the reference readings `ref` of the
+        physical stacks `ref_stacks`."""
+        values = snapshot.values
+        occ = self.occupancy(values)
+        cands = self.candidates(board, pending, occ, values)
+        if not cands:
+            expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
+            lost = sorted(expected - occ)
+            extra = sorted(occ - expected)
+            bad = []
+            if board.phase == 2:
+                movers = set(board.mobile_stacks())
+                bad = [s for s in lost if s not in movers and s not in pending]
+            return Decision("unexplained", lost=lost, extra=extra, illegal_lift=bad)
+        self.score(cands, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s)
+        cands.sort(key=lambda c: c.chi2)
+        best = cands[0]
+        close = [c for c in cands if c.chi2 - best.chi2 < self.margin]
+        keys = {c.key for c in close}
+        if best.chi2 > self.fit_limit:
+            return Decision("unexplained", best, close, cands)
+        if len(keys) > 1:
+            seen, rivals = set(), []
+            for c in close:
+                if c.key not in seen:
+                    seen.add(c.key)
+                    rivals.append(c)
+            return Decision("ambiguous", best, rivals, cands)
+        return Decision(best.kind, best, [best], cands)

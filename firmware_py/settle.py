@@ -1,0 +1,119 @@
+"""Settling: turn a stream of raw frames into settled snapshots, never decide on transients.
+
+A snapshot is settled once every sensor has stayed within a tolerance of where it was at the
+start of a window for `settle_s` seconds (150-300 ms, as real boards do). A hand sliding or
+carrying a stack across the board keeps changing the readings, so nothing it passes over is
+ever reported. The snapshot is the mean of the window's frames (noise shrinks by sqrt(n)).
+
+Per frame the work is one pass over 49 numbers (cheap enough for 100 frames/s on a Pi); the
+controller does its heavy comparisons only when a snapshot is reported. While the board stays
+still, a refreshed snapshot is reported every `refresh_s` so slow drift is tracked.
+
+>>> s = Settler(settle_s=0.2, tolerance=5.0)
+>>> [s.feed(i * 0.01, [2048.0] * 49) is not None for i in range(25)].count(True)
+1
+>>> round(s.snapshot.values[0]), s.snapshot.stable_since
+(2048, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import add, mul, sub
+
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A settled board: the mean reading of each sensor over a still window.
+
+    values: 49 mean readings (ADC codes); spread: 49 standard deviations of single readings in
+    the window (an estimate of each sensor's noise); frames: how many frames were averaged;
+    time: the frame clock when it was taken; stable_since: when the board became still.
+    """
+
+    values: tuple[float, ...]
+    spread: tuple[float, ...]
+    frames: int
+    time: float
+    stable_since: float
+
+
+class Settler:
+    """Reports a `Snapshot` from `feed()` when the board has been still for `settle_s` seconds.
+
+    tolerance: largest change (ADC codes) of any sensor that still counts as still; set it well
+    above the reading noise (see `tolerance_for`). refresh_s: how often a still board is
+    reported again (drift tracking); None never.
+    """
+
+    def __init__(self, settle_s: float = 0.2, tolerance: float = 8.0,
+                 refresh_s: float | None = 1.0):
+        if not 0.05 <= settle_s <= 2.0:
+            raise ValueError(f"settle_s: {settle_s} is outside 0.05..2.0 seconds")
+        self.settle_s = settle_s
+        self.tolerance = float(tolerance)
+        self.refresh_s = refresh_s
+        self.snapshot: Snapshot | None = None  # the last one reported
+        self.moving = False  # True while the readings are changing (a hand on the board)
+        self._reset(None, None)
+
+    def _reset(self, time, raw) -> None:
+        self._anchor = raw
+        self._start = time
+        self._sum = list(raw) if raw is not None else None
+        self._sq = list(map(mul, raw, raw)) if raw is not None else None
+        self._n = 1 if raw is not None else 0
+        self._reported = None  # time of the last report in this still period
+
+    @property
+    def still_for(self) -> float:
+        """Seconds the board has been still (0 while moving); uses the last frame's time."""
+        return 0.0 if self._start is None else self._last - self._start
+
+    def feed(self, time: float, raw) -> Snapshot | None:
+        """Take one frame's readings; return a snapshot when the board has just settled (or a
+        refresh is due), else None."""
+        self._last = time
+        anchor = self._anchor
+        if anchor is None:
+            self._reset(time, raw)
+            return None
+        tol = self.tolerance
+        if max(map(abs, map(sub, raw, anchor))) > tol:
+            self.moving = True
+            self._reset(time, raw)
+            return None
+        self._sum = list(map(add, self._sum, raw))
+        self._sq = list(map(add, self._sq, map(mul, raw, raw)))
+        self._n += 1
+        held = time - self._start
+        if held < self.settle_s:
+            return None
+        if self._reported is not None and (self.refresh_s is None
+                                           or time - self._reported < self.refresh_s):
+            return None
+        self._reported = time
+        self.moving = False
+        n = self._n
+        mean = tuple(s / n for s in self._sum)
+        spread = tuple(max(q / n - m * m, 0.0) ** 0.5 for q, m in zip(self._sq, mean))
+        self.snapshot = Snapshot(mean, spread, n, time, self._start)
+        if held > 4 * self.settle_s:  # a long still period: restart the mean so drift shows
+            self._reset(time, raw)
+            self._reported = time
+            self._start = self.snapshot.stable_since
+        return self.snapshot
+
+
+def tolerance_for(noise_codes: float, floor_codes: float) -> float:
+    """A stillness tolerance for readings with RMS noise `noise_codes`: far above the noise (a
+    still board must never look moving) and at least `floor_codes`."""
+    return max(6.0 * noise_codes, floor_codes)
+
+
+def mean_noise(spread) -> float:
+    """A robust board-wide noise estimate (RMS codes of one reading) from a snapshot's spreads."""
+    ordered = sorted(spread)
+    return ordered[len(ordered) // 2] if ordered else 0.0
+
