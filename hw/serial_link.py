@@ -33,6 +33,7 @@ from .leds import ChainEncoder
 
 RP2040_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
 FIRST_BACKOFF = 0.1
+LED_REFRESH_S = 1.0  # an unchanged LED frame is sent again after this long
 READ_QUANTUM = 0.02  # longest single blocking read: read_frame's timeout may overshoot by this
 
 
@@ -118,6 +119,7 @@ class SerialScanner:
         self._last_time = float("-inf")
         self._last_chain: bytes | None = None
         self._ping_token = 0
+        self._last_led_send = float("-inf")
         self._open()
 
     @classmethod
@@ -158,6 +160,7 @@ class SerialScanner:
             self._send(protocol.SET_OVERSAMPLE, protocol.oversample_body(self.oversample))
         if self._last_chain is not None:  # the scanner may have restarted: repaint
             self._send(protocol.LED_FRAME, self._last_chain)
+            self._last_led_send = self._clock()
         return self._port is not None
 
     def _lose(self, exc: BaseException) -> LinkLost:
@@ -214,16 +217,20 @@ class SerialScanner:
                 return self._pending.popleft()
             remaining = None if deadline is None else deadline - self._clock()
             if remaining is not None and remaining <= 0:
-                return None
+                self.feed(self._read(block=False))  # what is already there still counts
+                return self._pending.popleft() if self._pending else None
             data = self._read()
             if data:
                 self.feed(data)
 
-    def _read(self) -> bytes:
-        """What has arrived, or up to one byte within READ_QUANTUM."""
+    def _read(self, block: bool = True) -> bytes:
+        """What has arrived; if nothing has and `block`, up to one byte within READ_QUANTUM."""
         port = self._port
         try:
-            return port.read(port.in_waiting or 1)
+            waiting = port.in_waiting
+            if not waiting and not block:
+                return b""
+            return port.read(waiting or 1)
         except (serial.SerialException, OSError, TypeError) as exc:
             # TypeError: pyserial's read on a port closed under it by another thread
             raise self._lose(exc) from None
@@ -285,6 +292,12 @@ class SerialScanner:
             self.stats.bad_frames += 1
             return
         self.stats.scanner = info
+        if info["adc_bits"] and (1 << info["adc_bits"]) - 1 != self.adc_max:
+            self.stats.last_error = (f"the scanner has a {info['adc_bits']}-bit ADC but the "
+                                     f"profile expects codes up to {self.adc_max}")
+        if info["channels"] and info["channels"] <= max(self.channels):
+            self.stats.last_error = (f"the scanner sends {info['channels']} channels but the "
+                                     f"profile uses channel {max(self.channels)}")
         self._replies.append(message)
 
     # ------------------------------------------------------------------ LedSink
@@ -294,9 +307,13 @@ class SerialScanner:
         if self.encoder is None:
             return
         chain = bytes(self.encoder.encode(frame))
+        now = self._clock()
+        if chain == self._last_chain and now - self._last_led_send < LED_REFRESH_S:
+            return  # the scanner still shows it; resent now and then in case a packet was lost
         self._last_chain = chain
         if self._port is not None:
             self._send(protocol.LED_FRAME, chain)
+            self._last_led_send = now
             self.stats.led_frames += 1
 
     # ------------------------------------------------------------------ diagnostics

@@ -147,6 +147,21 @@ def test_opening_says_hello_and_sets_rate(link):
     assert p.parse_oversample(sent[2].body) == 16
 
 
+def test_zero_timeout_polls_what_arrived(link):
+    fake, scanner, _ = link()
+    assert scanner.read_frame(timeout=0) is None
+    fake.frame(readings())
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 10, 40, 50, 100, "small"))
+    frame = None
+    for _ in range(100_000):  # bytes cross the pty asynchronously: poll until they are there
+        frame = scanner.read_frame(timeout=0)
+        if frame is not None:
+            break
+    assert frame.raw == tuple(readings())
+    assert scanner.read_frame(timeout=0.05) is None
+    assert "10-bit ADC" in scanner.stats.last_error or "40 channels" in scanner.stats.last_error
+
+
 def test_hello_and_ping_diagnostics(link):
     fake, scanner, _ = link()
     fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "scanner-1"))
@@ -202,7 +217,7 @@ def test_random_garbage_between_frames_never_crashes(link):
 
 def test_led_frames_go_down_the_link(link):
     encoder = ChainEncoder.from_profile(load_profile())
-    fake, scanner, _ = link(encoder=encoder)
+    fake, scanner, clock = link(encoder=encoder)
     fake.received()
     frame = LedFrame(spaces=((0, 255, 0),) * N_SPACES, status=((255, 0, 0),))
     scanner.show(frame)
@@ -211,6 +226,11 @@ def test_led_frames_go_down_the_link(link):
     assert message.body == bytes(encoder.encode(frame))
     assert encoder.decode(message.body) == frame
     assert scanner.stats.led_frames == 1
+    scanner.show(frame)  # unchanged: not sent again...
+    assert fake.received() == []
+    clock.offset += 1.5
+    scanner.show(frame)  # ...until a refresh is due
+    assert [m.kind for m in fake.received()] == [p.LED_FRAME]
     scanner.close()
     (blank,) = fake.received()
     assert blank.kind == p.LED_FRAME and blank.body == bytes(3 * encoder.count)
