@@ -71,3 +71,12 @@ def test_open_parts_unpacks_the_real_hw_board():
     opened = Board("s", "l", None, warnings=("buttons disabled: no GPIO",))
     assert play.open_parts(opened) == ("s", "l", None, ("buttons disabled: no GPIO",))
     assert play.open_parts(("s", "l", "b")) == ("s", "l", "b", ())
+
+
+def test_computer_options_make_thinkers_and_name_the_player(board, tmp_path):
+    from firmware_py.cli import build_parser
+    args = build_parser().parse_args(["play", "--ai", "black", "--level", "1", "--white", "Ann"])
+    [thinker] = play.thinkers_from(args)
+    assert thinker.colour == 1 and thinker.level == 1
+    assert play.tags_from(args) == {"White": "Ann", "Black": "dvonn-board ai level 1"}
+    assert play.thinkers_from(build_parser().parse_args(["play"])) == []

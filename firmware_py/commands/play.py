@@ -29,14 +29,34 @@ def register(subparsers) -> None:
     add_db_argument(p)
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
+    add_computer_arguments(p)
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
     p.set_defaults(func=run)
 
 
+def add_computer_arguments(parser) -> None:
+    parser.add_argument("--ai", metavar="COLOUR", choices=("white", "black"), action="append",
+                        default=[], help="the computer plays this colour (may be given twice): "
+                                         "the LEDs show its ply, a person carries it out")
+    parser.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="1-5",
+                        help="the computer's strength (time per move; default 3)")
+
+
+def thinkers_from(args) -> list:
+    """One `ai.Thinker` per colour the computer plays."""
+    if not args.ai:
+        return []
+    from ..ai import Thinker
+    from ..rules import BLACK, WHITE
+    return [Thinker({"white": WHITE, "black": BLACK}[c], level=args.level) for c in set(args.ai)]
+
+
 def tags_from(args) -> dict[str, str]:
     tags = {"White": args.white, "Black": args.black, "Event": args.event}
+    for colour in getattr(args, "ai", ()):
+        tags[colour.capitalize()] = tags[colour.capitalize()] or f"dvonn-board ai level {args.level}"
     return {k: v for k, v in tags.items() if v}
 
 
@@ -78,7 +98,8 @@ def run(args) -> int:
     try:
         store = Store(args.db)
         session = Session(source, leds, store, make_controller, buttons,
-                          resume=not args.new, tags=tags_from(args))
+                          resume=not args.new, tags=tags_from(args),
+                          computer=thinkers_from(args))
     except (DvonnError, OSError) as e:
         for part in (leds, source, buttons):
             if part is not None:
