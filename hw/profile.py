@@ -32,6 +32,7 @@ from firmware_py.spaces import INDEX, N_SPACES, SPACES
 ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
 SCANNER_KINDS = ("serial", "direct")
 LED_DRIVERS = ("serial", "ws281x", "none")
+LED_TYPES = ("WS2812", "WS2812B", "WS2811", "SK6812", "SK6812MINI")  # 3 bytes per LED
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PIECE_KINDS = ("white", "black", "dvonn")
 MUX_INPUTS = 16  # 74HC4067
@@ -84,6 +85,7 @@ class SensorConfig:
 @dataclass(frozen=True)
 class LedConfig:
     driver: str = "serial"
+    type: str = "WS2812B"
     count: int = 50
     gpio: int = 18
     order: str = "GRB"
@@ -286,8 +288,12 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     order = t.get("order", str, "GRB").upper()
     if order not in COLOUR_ORDERS:
         raise ProfileError("leds.order", f"unknown colour order {order!r} (known: {', '.join(COLOUR_ORDERS)})")
+    led_type = t.get("type", str, "WS2812B").upper().replace("-", "")
+    if led_type not in LED_TYPES:
+        raise ProfileError("leds.type", f"unknown LED type {led_type!r} (known, all RGB with 3 bytes "
+                           f"per LED: {', '.join(LED_TYPES)})")
     leds = LedConfig(
-        driver=driver, count=count, order=order,
+        driver=driver, type=led_type, count=count, order=order,
         gpio=t.get("gpio", int, 18, lambda v: driver != "ws281x" or v in WS281X_PINS,
                    "a PWM/PCM/SPI GPIO for rpi_ws281x: 10, 12, 13, 18, 19 or 21"),
         brightness=t.get("brightness", float, 0.4, lambda v: 0 <= v <= 1, "a number 0..1"),

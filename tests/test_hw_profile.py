@@ -64,6 +64,7 @@ def edited(old, new, count=1):
     (edited("brightness = 0.4", 'brightness = "high"'), "leds.brightness", "expected a number 0..1"),
     (edited("brightness = 0.4", "brightnes = 0.4"), "leds.brightnes", "unknown key"),
     (edited('order = "GRB"', 'order = "GRBW"'), "leds.order", "unknown colour order"),
+    (edited('type = "WS2812B"', 'type = "SK6812RGBW"'), "leds.type", "unknown LED type"),
     (edited("status = [49]", "status = [12]"), "spaces.g2.led", "index 12 is already used by leds.status[0]"),
     (edited('kind = "serial"', 'kind = "wifi"'), "scanner.kind", "one of serial, direct"),
     (edited("undo = 27", "undo = 17"), "buttons.undo", "GPIO 17 is already used by buttons.confirm"),
