@@ -80,3 +80,49 @@ def test_computer_options_make_thinkers_and_name_the_player(board, tmp_path):
     assert thinker.colour == 1 and thinker.level == 1
     assert play.tags_from(args) == {"White": "Ann", "Black": "dvonn-board ai level 1"}
     assert play.thinkers_from(build_parser().parse_args(["play"])) == []
+
+
+class SimUntilCtrlC:
+    """The simulated board as the real one: a person places pieces, then presses Ctrl-C."""
+
+    def __init__(self, tokens, seconds):
+        from sim.board import SimBoard
+        from firmware_py.rules import Board, Ply
+        self.sim = SimBoard(seed=4)
+        self.adc_max = self.sim.adc_max
+        self.seconds = seconds
+        board = Board()
+        self.sim.hand.wait(1.0)
+        for token in tokens:
+            ply = Ply.parse(token)
+            self.sim.hand.place(ply.dst, board.piece_to_place())
+            self.sim.hand.wait(0.5)
+            board.push(ply)
+
+    def read_frame(self, timeout=None):
+        if self.sim.now >= self.seconds:
+            raise KeyboardInterrupt
+        return self.sim.read_frame(timeout)
+
+    def close(self):
+        self.sim.close()
+
+
+def test_play_with_the_real_controller_on_the_simulated_board(monkeypatch, tmp_path, capsys):
+    board = SimUntilCtrlC(TOKENS[:4], seconds=12.0)
+    monkeypatch.setattr(hw, "open_board",
+                        lambda profile, port=None: (board, board.sim, board.sim), raising=False)
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--db", str(db), "--calibration", str(tmp_path / "none.json")]) == 130
+    with Store(db) as store:
+        assert [str(p) for p in store.plies(store.unfinished().id)] == TOKENS[:4]
+    assert board.sim.leds == BLANK and board.sim.closed
+
+
+def test_a_bad_calibration_file_is_named_and_the_board_closed(board, tmp_path, capsys):
+    bad = tmp_path / "cal.json"
+    bad.write_text("{not json")
+    assert main(["play", "--db", str(tmp_path / "g.sqlite3"),
+                 "--calibration", str(bad)]) == 1
+    assert "cal.json" in capsys.readouterr().err
+    assert board["leds"].closed and board["source"].closed

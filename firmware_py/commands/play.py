@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     p.add_argument("--port", metavar="PORT", default=None,
                    help="the scanner's serial port (default: the profile's)")
     add_db_argument(p)
+    p.add_argument("--calibration", metavar="FILE", default=None,
+                   help="a saved calibration (default: calibration.json in the user's data "
+                        "directory, written by `dvonn-board diag calibrate`, when present)")
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
@@ -67,6 +70,15 @@ def open_parts(opened):
     return sensors, leds, buttons, tuple(getattr(opened, "warnings", ()))
 
 
+def calibration_path(args):
+    """--calibration, else the diagnostics' default file (beside the games database)."""
+    if args.calibration:
+        return args.calibration
+    import platformdirs
+    from pathlib import Path
+    return Path(platformdirs.user_data_dir("dvonn-board")) / "calibration.json"
+
+
 def make_controller_factory(**options):
     """A `make_controller(board)` for the session, building the inference helper's Controller."""
     from ..controller import Controller
@@ -85,7 +97,6 @@ def run(args) -> int:
     from ..terminal import view
 
     console = Console()
-    make_controller = make_controller_factory()
     try:
         import hw
         source, leds, buttons, warnings = open_parts(hw.open_board(args.profile, port=args.port))
@@ -96,6 +107,9 @@ def run(args) -> int:
         print(f"dvonn-board play: the board cannot be opened: {e}", file=sys.stderr)
         return 1
     try:
+        from ..calibration import load_or_nominal
+        calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
+        make_controller = make_controller_factory(calibration=calibration)
         store = Store(args.db)
         session = Session(source, leds, store, make_controller, buttons,
                           resume=not args.new, tags=tags_from(args),
