@@ -15,8 +15,12 @@ Other front ends (the terminal, the web view) use a small API that is safe from 
 - `rebuild`: after a takeback, one line per space to put back ("e3: B D W (bottom to top)")
 - `game_id`, `store`, `resumed`, `link_lost`, `leds_shown` (the last LedFrame shown)
 
->>> # session = Session(board.source, board.leds, Store(), make_controller)
->>> # session.run()          # until Ctrl-C; then session.close() turns the LEDs off
+Run it in the main thread (`run()` returns on Ctrl-C, having closed everything), or in a thread
+with `run(stop_event)`; set the event, join the thread, and the session is closed.
+
+>>> # sensors, leds, buttons = hw.open_board("default")
+>>> # session = Session(sensors, leds, Store(), lambda board: Controller(board=board), buttons)
+>>> # session.run()          # until Ctrl-C: LEDs off, port and database closed
 """
 
 from __future__ import annotations
