@@ -98,7 +98,7 @@ class Params:
     @classmethod
     def from_noise(cls, level: str | float, **changes) -> "Params":
         """The reference board at a named noise level ('clean', 'default', 'poor', 'bad')."""
-        return cls(noise_mt=_noise_value("noise", level), **changes)
+        return cls(noise_mt=noise_level(level), **changes)
 
     def replace(self, **changes) -> "Params":
         return dataclasses.replace(self, **changes)
@@ -120,7 +120,7 @@ class Params:
         if "noise" in data:
             if "noise_mt" in data:
                 raise ProfileError("noise", "give either noise or noise_mt, not both")
-            changes["noise_mt"] = _noise_value("noise", data.pop("noise"))
+            changes["noise_mt"] = noise_level(data.pop("noise"))
         if "magnets" in data:
             changes["magnets"] = _magnets(data.pop("magnets"), base.magnets)
         if "timing" in data:
@@ -156,7 +156,8 @@ class Params:
             raise ProfileError("carry_height_mm", "must be [low, high] with 0 < low <= high")
 
 
-def _noise_value(key: str, level) -> float:
+def noise_level(level, key: str = "noise") -> float:
+    """mT per raw sample for a level name ('clean', 'default', 'poor', 'bad') or a number."""
     if isinstance(level, str):
         try:
             return NOISE_LEVELS[level]

@@ -77,6 +77,12 @@ for _s in SIGNALS:
     _BY_RGB[tuple(_s.rgb)].append(_s)
 
 
+def _nearest(rgb) -> tuple | None:
+    """The signal colour nearest to rgb (LEDs read back through gamma are a little off)."""
+    best = min(_BY_RGB, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, rgb)))
+    return best if sum((a - b) ** 2 for a, b in zip(best, rgb)) <= 3 * 40 ** 2 else None
+
+
 class LedView:
     """What a person sees on the LEDs over the last `window` seconds: the signal on each space.
 
@@ -107,7 +113,7 @@ class LedView:
             span = max(now - states[first][0], 1e-3)
             pattern = ("steady" if all(c == rgb for c in tail)
                        else "fast" if runs / span >= 2.5 else "slow")
-            candidates = _BY_RGB.get(rgb)
+            candidates = _BY_RGB.get(rgb) or _BY_RGB.get(_nearest(rgb))
             if not candidates:
                 continue
             match = [s for s in candidates if s.pattern == pattern] or candidates
