@@ -225,6 +225,7 @@ def _open_hw(prof, port) -> DiagBoard:
 
     from hw.board import open_board as open_hw
     led_error = None
+    prof = dataclasses.replace(prof, buttons=None)  # diagnostics leave the buttons' pins alone
     try:
         hw = open_hw(prof, port)
     except HardwareUnavailable as e:
@@ -233,8 +234,6 @@ def _open_hw(prof, port) -> DiagBoard:
         led_error = str(e)
         hw = open_hw(dataclasses.replace(prof, leds=dataclasses.replace(prof.leds,
                                                                         driver="none")), port)
-    if hw.buttons is not None:
-        hw.buttons.close()  # diagnostics do not use the buttons: leave their pins alone
     link = hw.sensors if hasattr(hw.sensors, "stats") else None
     if link is None and hasattr(hw.leds, "stats"):
         link = hw.leds  # a direct scanner with the LED chain on a serial scanner

@@ -182,6 +182,8 @@ def run(args, board=None) -> int:
             console.print(text, highlight=False)
 
     def body(board) -> int:
+        if board.person is not None:
+            board.person.kind = args.kind  # the simulated person places what it is asked for
         result, flagged, answers = calibrate(board, spaces, args.kind, args.baseline, cal, say,
                                              args.timeout)
         result.save(path)

@@ -1,0 +1,61 @@
+"""`diag calibrate` end to end on the simulator: the file it writes is the controller's."""
+
+import json
+
+from firmware_py.calibration import Calibration
+from firmware_py.cli import main
+from firmware_py.controller import Controller
+from firmware_py.spaces import INDEX
+
+
+def test_full_calibration_writes_what_the_controller_loads(capsys, tmp_path):
+    path = tmp_path / "cal.json"
+    status = main(["diag", "calibrate", "--backend", "sim", "--seed", "4", "-o", str(path),
+                   "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["ok"] and report["outliers"] == []
+    cal = Calibration.load(path)
+    assert all(r is not None and r > 600 for r in cal.response)  # ~45 mT x 20.5 codes/mT
+    assert cal.kind == ["W"] * 49
+    # gains near nominal (the simulator's +-5 % gain spread, +-5 % magnet spread)
+    gains = [s["gain"] for s in report["sensors"]]
+    assert all(0.85 < g < 1.15 for g in gains)
+    assert all(abs(s["offset_mt"]) < 4 for s in report["sensors"])  # +-3 mT offset spread
+    assert cal.crosstalk[(INDEX["d3"], INDEX["e3"])] < 0  # a neighbour reads the other way
+    controller = Controller(calibration=cal)
+    assert controller.cal is cal
+
+
+def test_outliers_say_what_to_check(capsys, tmp_path):
+    path = tmp_path / "cal.json"
+    status = main(["diag", "calibrate", "--backend", "sim", "-o", str(path), "--spaces",
+                   "a1,b1,c1,e3", "--fault", "swap:a1,b1", "--fault", "dead:e3", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    problems = {o["space"]: o["problem"] for o in report["outliers"]}
+    assert problems == {"e3": "dead", "a1": "elsewhere", "b1": "elsewhere"}
+    assert all(o["check"] for o in report["outliers"])
+    assert "diag map" in next(o["check"] for o in report["outliers"] if o["space"] == "a1")
+    Calibration.load(path)  # written all the same: the controller relearns what is missing
+
+
+def test_some_spaces_update_an_existing_file(capsys, tmp_path):
+    path = tmp_path / "cal.json"
+    assert main(["diag", "calibrate", "--backend", "sim", "-o", str(path), "--spaces", "a1",
+                 "--json"]) == 0
+    assert main(["diag", "calibrate", "--backend", "sim", "-o", str(path), "--spaces", "k5",
+                 "--kind", "B", "--json"]) == 0
+    capsys.readouterr()
+    cal = Calibration.load(path)
+    assert cal.response[INDEX["a1"]] > 600 and cal.response[INDEX["k5"]] < -600
+    assert cal.kind[INDEX["a1"]] == "W" and cal.kind[INDEX["k5"]] == "B"
+    assert cal.response[INDEX["e3"]] is None
+
+
+def test_human_report(capsys, tmp_path):
+    path = tmp_path / "cal.json"
+    assert main(["diag", "calibrate", "--backend", "sim", "-o", str(path), "--spaces",
+                 "e3,f3"]) == 0
+    out = capsys.readouterr().out
+    assert "put a W piece on the lit space" in out and "no outliers" in out
+    assert f"calibration written to {path}" in out.replace("\n", "")
