@@ -91,6 +91,7 @@ class SimBoard:
         self._read = 0          # index of the next frame to hand out
         self._buffer: collections.deque = collections.deque()
         self._static: np.ndarray | None = None
+        self._truth: tuple | None = None
         self._last_time = 0.0
 
     # -- SensorSource ---------------------------------------------------------------------------
@@ -147,7 +148,9 @@ class SimBoard:
     # -- the truth ------------------------------------------------------------------------------
     def truth(self) -> tuple[tuple[str, ...], ...]:
         """The stacks standing on the 49 spaces, bottom up, as piece codes."""
-        return tuple(tuple(p.kind for p in s) for s in self.stacks)
+        if self._truth is None:
+            self._truth = tuple(tuple(p.kind for p in s) for s in self.stacks)
+        return self._truth
 
     def stack(self, space: int | str) -> tuple[str, ...]:
         return tuple(p.kind for p in self.stacks[_space(space)])
@@ -198,8 +201,10 @@ class SimBoard:
 
     # -- physics --------------------------------------------------------------------------------
     def changed(self) -> None:
-        """Something changed on the board: recompute fields and drop frames computed ahead."""
+        """Something changed on the board: recompute fields and drop frames computed ahead.
+        (The hand calls this; call it after editing `stacks` or `loose` directly.)"""
         self._static = None
+        self._truth = None
         self._buffer.clear()
 
     def field(self, times=None) -> np.ndarray:

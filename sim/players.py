@@ -187,12 +187,14 @@ class Players:
     moves: a list of record tokens, a chooser callable (Board -> Ply, None to stop), or None for
     random play; white / black: a chooser per side (overrides moves for that side).
     follow_leds: wait for and obey the board's LEDs (when it shows any); ack_timeout: how long a
-    person waits for the board before playing on anyway (noted in the log).
+    person waits for the board before playing on anyway (noted in the log); max_plies: stop
+    after that many plies (None: play to the end).
     """
 
     def __init__(self, board, moves=None, *, white: Chooser | None = None,
                  black: Chooser | None = None, mistakes: Mistakes | None = None, seed: int = 0,
-                 follow_leds: bool = True, ack_timeout: float = 6.0, max_plies: int = 1000):
+                 follow_leds: bool = True, ack_timeout: float = 6.0,
+                 max_plies: int | None = None):
         self.board = board
         self.hand = board.hand
         self.rng = random.Random(seed)
@@ -273,7 +275,7 @@ class Players:
     # -- the game -------------------------------------------------------------------------------
     def _game(self):
         settled = True  # the last ply ended with nothing left to sort out
-        while len(self.truth.move_stack) < self.max_plies:
+        while self.max_plies is None or len(self.truth.move_stack) < self.max_plies:
             board = self.truth
             if board.is_over():
                 self._note(f"game over: score {board.score()}")
