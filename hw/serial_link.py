@@ -373,6 +373,42 @@ class SerialScanner:
                 pass
 
 
+def benchmark(frames: int = 2000) -> dict:
+    """Microseconds per sensor frame on this machine: protocol encode, decode, and the
+    scanner's whole receive path (decode, channel map, SensorFrame), without any I/O."""
+    readings = list(range(1000, 1000 + N_SPACES))
+    enc = protocol.Encoder()
+    packets = [enc.packet(protocol.SENSOR_FRAME, protocol.sensor_body(i * 10_000, readings))
+               for i in range(frames)]
+    wire = b"".join(packets)
+
+    def best(fn) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        return round(min(times) / frames * 1e6, 1)
+
+    scanner = SerialScanner.__new__(SerialScanner)  # no port: only the receive path
+    scanner.channels, scanner.stats = tuple(range(N_SPACES)), LinkStats()
+    scanner._decoder, scanner._tracker = protocol.Decoder(), protocol.SeqTracker()
+    scanner._pending, scanner._replies = deque(), deque()
+    scanner._seq, scanner._t_offset, scanner._last_time = -1, None, float("-inf")
+    scanner._clock = time.monotonic
+
+    def feed():
+        scanner.feed(wire)
+        scanner._pending.clear()
+
+    return {"frames": frames,
+            "encode_us": best(lambda: [protocol.encode(protocol.SENSOR_FRAME, i,
+                                                       protocol.sensor_body(i, readings))
+                                       for i in range(frames)]),
+            "decode_us": best(lambda: protocol.Decoder().feed(wire)),
+            "feed_us": best(feed)}
+
+
 def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--port PORT]
     """List serial ports; with --port, talk to the scanner and print what the link sees."""
     import argparse
@@ -381,7 +417,15 @@ def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--p
     parser = argparse.ArgumentParser(prog="python -m hw.serial_link", description=main.__doc__)
     parser.add_argument("--port", help="the scanner's port, e.g. /dev/dvonn-scanner")
     parser.add_argument("--seconds", type=float, default=2.0, help="how long to read frames")
+    parser.add_argument("--bench", action="store_true",
+                        help="measure the host's cost per sensor frame (decode, map) and exit")
     args = parser.parse_args(argv)
+    if args.bench:
+        r = benchmark()
+        print(f"per sensor frame of {N_SPACES} readings, best of 3 x {r['frames']}: "
+              f"encode {r['encode_us']:.1f} us, decode {r['decode_us']:.1f} us, "
+              f"SerialScanner.feed (decode + map + SensorFrame) {r['feed_us']:.1f} us")
+        return 0
     if not args.port:
         ports = list_ports()
         for p in ports:

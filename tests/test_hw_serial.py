@@ -304,3 +304,10 @@ def test_list_ports_puts_rp2040_first(monkeypatch):
     ports = serial_link.list_ports()
     assert [p_["device"] for p_ in ports] == ["/dev/ttyACM0", "/dev/ttyUSB0"]
     assert ports[0]["likely_scanner"] and not ports[1]["likely_scanner"]
+
+
+def test_receive_path_benchmark_reports_figures(capsys):
+    r = serial_link.benchmark(frames=20)
+    assert r["frames"] == 20 and min(r["encode_us"], r["decode_us"], r["feed_us"]) > 0
+    assert serial_link.main(["--bench"]) == 0
+    assert "SerialScanner.feed" in capsys.readouterr().out
