@@ -146,7 +146,7 @@ def test_requests_reach_the_source_and_refusals_come_back():
         assert (await receive(ws, "ok"))["message"] == "pong"
         await ws.close()
     run(check, source)
-    assert source.done == [("lift", {"space": INDEX["e3"]}),
+    assert source.done == [("lift", {"space": INDEX["e3"], "count": None}),
                            ("place", {"space": INDEX["c3"], "piece": None})]
 
 
@@ -160,6 +160,7 @@ def test_requests_reach_the_source_and_refusals_come_back():
     ('{"type": "lift", "space": 12}', "space: 12 is not a space"),
     ('{"type": "lift", "space": "c3", "hand": 2}', "hand: a 'lift' message takes no such key"),
     ('{"type": "place", "space": "c3", "piece": "X"}', "piece: 'X' is not one of W, B, D"),
+    ('{"type": "lift", "space": "c3", "count": 0}', "count: 0 is not a number of pieces"),
     ('{"type": "noise", "level": "loud"}', "level: 'loud' is not a noise level"),
     ('{"type": "noise", "level": 99}', "level: 99 is not a noise level"),
     ('{"type": "link", "connected": "yes"}', "connected: 'yes' is not true or false"),
@@ -232,7 +233,7 @@ def test_without_the_token_a_page_is_read_only():
         assert (await receive(right, "ok"))["message"] == "did lift"
         await right.close()
     run(check, source, token="s3cret")
-    assert source.done == [("lift", {"space": INDEX["c3"]})]
+    assert source.done == [("lift", {"space": INDEX["c3"], "count": None})]
 
 
 def test_a_real_board_has_no_hand():

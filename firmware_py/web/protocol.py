@@ -6,7 +6,7 @@ returns a `Request` or raises `BadMessage` with a sentence naming the key or val
 server sends that sentence back as an error and keeps the connection and the game.
 
 >>> parse('{"type": "lift", "space": "C3", "id": 7}')
-Request(kind='lift', args={'space': 21}, id=7)
+Request(kind='lift', args={'space': 21, 'count': None}, id=7)
 >>> parse('{"type": "lift", "space": "z9"}')
 Traceback (most recent call last):
 ...
@@ -55,6 +55,14 @@ def _piece(value: Any) -> str | None:
     return value
 
 
+def _count(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 49:
+        raise BadMessage(f"count: {value!r} is not a number of pieces (1..49, or null: all)")
+    return value
+
+
 def _noise(value: Any) -> str | float:
     if isinstance(value, str) and value in NOISE_NAMES:
         return value
@@ -81,7 +89,7 @@ MESSAGES: dict[str, tuple[bool, bool, dict[str, Field]]] = {
     "new_game": (True, False, {}),
     "confirm": (True, False, {}),
     # The simulated hand.
-    "lift": (True, True, {"space": (True, _space)}),
+    "lift": (True, True, {"space": (True, _space), "count": (False, _count)}),
     "put": (True, True, {"space": (True, _space)}),
     "remove": (True, True, {"space": (True, _space)}),
     "place": (True, True, {"space": (True, _space), "piece": (False, _piece)}),

@@ -27,10 +27,10 @@ from typing import Any, Callable
 
 from ..errors import LinkLost
 from ..interfaces import LedFrame, SensorFrame
-from ..spaces import SPACES
+from ..spaces import N_SPACES, SPACES
 from ..state import BoardState
 from .source import ActionRefused, GameSource
-from .view import stacks_view
+from .view import PIECE_WORDS, stacks_view
 
 NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.params.NOISE_LEVELS
 ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
@@ -52,6 +52,8 @@ class SimDesk:
         self._calls: deque[tuple[Callable[[], Any], Future]] = deque()
         self._lock = threading.Lock()
         self._held = self._idle = self._loose = None
+        self._placing = 0  # placements queued since the hand was last idle (for the next piece)
+        self._placed_before = 0  # pieces on the table when the hand was last idle
 
     # -- SensorSource -----------------------------------------------------------------------------
     def read_frame(self, timeout: float | None = None) -> SensorFrame | None:
@@ -86,7 +88,7 @@ class SimDesk:
         hand = self.board.hand
         space = args.get("space")
         if kind == "lift":
-            return self.call(lambda: hand.lift(space))
+            return self.call(lambda: hand.lift(space, args.get("count")))
         if kind == "put":
             return self.call(lambda: hand.put(space))
         if kind == "remove":
@@ -98,7 +100,7 @@ class SimDesk:
         if kind == "restore":
             return self.call(lambda: hand.restore(space))
         if kind == "place":
-            return self.call(lambda: hand.place(space, args.get("piece") or self._next_piece()))
+            return self.call(lambda: self._place(space, args.get("piece")))
         if kind == "noise":
             return self.call(lambda: self._set_noise(args["level"]))
         if kind == "dead_sensor":
@@ -107,14 +109,24 @@ class SimDesk:
             return self.call(lambda: self._set_link(args["connected"]))
         raise ActionRefused(f"the simulator has no {kind!r}")
 
-    next_piece: Callable[[], str | None] | None = None
-    """Set by the owner: the piece the recorded game places next (what 'place' takes by default)."""
-
     def _next_piece(self) -> str:
-        piece = self.next_piece() if self.next_piece else None
-        if piece is None:
-            raise ActionRefused("no piece is to be placed now (choose one to place it anyway)")
-        return piece
+        """The piece a player takes next in phase 1, counting what is already out of the reserve
+        and placements still under way: three DVONN pieces, then black and white in turn."""
+        n = self._placed_before + self._placing
+        if n >= N_SPACES:
+            raise ActionRefused("every piece is placed (choose a kind to place one anyway)")
+        return "D" if n < 3 else ("B" if n % 2 else "W")
+
+    def _place(self, space: int, piece: str | None) -> str:
+        board = self.board
+        if board.hand.idle():  # everything queued is done: the table says it all
+            self._placed_before = (sum(len(st) for st in board.stacks)
+                                   + sum(len(lo.pieces) for lo in board.loose))
+            self._placing = 0
+        piece = piece or self._next_piece()
+        self.board.hand.place(space, piece)
+        self._placing += 1
+        return f"placing a {PIECE_WORDS[piece]} piece on {SPACES[space]}"
 
     # -- the loop thread --------------------------------------------------------------------------
     def _run_calls(self) -> None:
@@ -181,8 +193,6 @@ class SessionSource(GameSource):
         self.session = session
         self.desk = desk
         self.simulator = desk is not None
-        if desk is not None and desk.next_piece is None:
-            desk.next_piece = lambda: self.session.state.board.piece_to_place()
 
     def state(self) -> BoardState:
         return self.session.state

@@ -96,13 +96,13 @@ function setup() {
   svg.innerHTML = "";
   const names = page.layout.spaces;
   const trayH = page.simulator ? 1.3 * U : 0;
-  svg.setAttribute("viewBox", `${-1.9 * U} ${-0.95 * U} ${11.8 * U} ${(4 * SQ + 1.9) * U + trayH}`);
+  svg.setAttribute("viewBox", `${-2.1 * U} ${-1.05 * U} ${12.2 * U} ${(4 * SQ + 2.1) * U + trayH}`);
   // The wooden hexagon, through the six corners pushed outwards.
   const corners = ["a1", "i1", "k3", "k5", "c5", "a3"].map((n) => xy(names.indexOf(n)));
   const cx = 4 * U, cy = 2 * SQ * U;
   el("polygon", { class: "wood", points: corners.map(([x, y]) => {
     const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy);
-    return `${x + dx / d * 0.75 * U},${y + dy / d * 0.75 * U}`;
+    return `${x + dx / d * 0.95 * U},${y + dy / d * 0.95 * U}`;
   }).join(" ") }, svg);
   const at = {};
   page.layout.coords.forEach(([c, r], i) => { at[c + "," + r] = i; });
@@ -119,7 +119,7 @@ function setup() {
     const [x, y] = xy(i);
     const g = el("g", { class: "space", "data-space": name, transform: `translate(${x},${y})` }, svg);
     const title = el("title", {}, g);
-    const led = el("circle", { class: "led", r: 0.47 * U, fill: "none" }, g);
+    const led = el("circle", { class: "led", r: 0.43 * U, fill: "none", stroke: "none" }, g);
     el("circle", { class: "hole", r: 0.1 * U }, g);
     el("text", { class: "label", y: 0.42 * U }, g).textContent = name;
     const loose = el("g", { class: "loose", transform: `translate(${0.28 * U},${-0.28 * U})` }, g);
@@ -128,7 +128,7 @@ function setup() {
     page.spaces[name] = { g, title, led, stack, loose };
   });
   if (page.simulator) {
-    const y = (4 * SQ + 0.85) * U;
+    const y = (4 * SQ + 1.05) * U;
     el("rect", { class: "tray", x: 1.5 * U, y, width: 5 * U, height: 0.9 * U, rx: 10,
       "data-space": "box" }, svg);
     el("text", { class: "tray-text", x: 4 * U, y: y + 0.52 * U }, svg)
@@ -152,7 +152,7 @@ function setup() {
     b.disabled = !page.canAct;
     if (!page.canAct) b.title = page.readOnlyReason || "read-only";
   }
-  for (const s of document.querySelectorAll("#faults select, #faults input, #piece"))
+  for (const s of document.querySelectorAll("#faults select, #faults input, #piece, #lift-count"))
     s.disabled = !page.canAct;
   const dead = $("dead");
   if (dead.options.length === 1)
@@ -215,7 +215,7 @@ function draw() {
   const mode = $("mode");
   mode.textContent = game.mode.replace(/_/g, " ");
   mode.className = "badge " + game.mode;
-  $("message").textContent = game.message;
+  $("message").textContent = game.message || fallbackMessage(game);
   $("turn").textContent = game.winner ? "—" : game.turn +
     (game.to_place ? ` (places ${PIECE_WORD[game.to_place]})` : "");
   $("phase").textContent = game.phase === 1 ? "1: placing" : "2: moving";
@@ -249,13 +249,21 @@ function draw() {
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
 }
 
+function fallbackMessage(game) {
+  if (game.winner) return game.winner === "draw" ? "game over: a draw" : `game over: ${game.winner} wins`;
+  if (game.mode === "calibrating") return "calibrating: keep the board empty and still";
+  if (game.mode !== "idle") return "";
+  if (game.to_place) return `${game.turn} to place a ${PIECE_WORD[game.to_place]} piece`;
+  return `${game.turn} to move`;
+}
+
 function drawLeds() {
   if (!page.layout) return;
   const leds = page.leds || [];
   page.layout.spaces.forEach((name, i) => {
     const c = leds[i];
     const on = c && c !== "#000000";
-    page.spaces[name].led.setAttribute("fill", on ? c : "none");
+    page.spaces[name].led.setAttribute("stroke", on ? c : "none");
     page.spaces[name].g.dataset.led = on ? c : "";
   });
 }
@@ -313,7 +321,8 @@ function onDown(ev) {
   if (page.tool === "move") {
     if (!holding() && name !== "box") {
       if (stacks[name]) {
-        const id = send({ type: "lift", space: name });
+        const count = $("lift-count").value;
+        const id = send({ type: "lift", space: name, count: count ? Number(count) : null });
         page.pendingLift = { id, at: Date.now(), from: name };
         page.gesture.lifted = true;
         drawHand();

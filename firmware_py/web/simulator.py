@@ -1,0 +1,120 @@
+"""`dvonn-board sim` in the browser: the controller against the simulated board, in real time,
+with the page as the hand that moves the pieces.
+
+`SimulatorRun` puts together a `SimBoard` on a real-time clock, the page's `SimDesk` in front
+of it, a `Session` (controller + game store) running on its own thread, and the web server on
+another. `run_web(args, make_controller)` is the command: it prints the URL and serves until
+Ctrl-C.
+
+>>> # with SimulatorRun(make_controller, db="sim.sqlite3", port=0) as run:
+>>> #     print(run.web.url)            # open it; run.session / run.board for scripts
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from .server import WebThread, is_loopback
+from .session_source import SessionSource, SimDesk
+
+INTRO = """\
+The simulated DVONN board is at {url}
+Open it in a browser: you are the hand that moves the pieces; the board's software sees only
+its sensors and answers with its LEDs. The page explains the rest. Ctrl-C stops.
+Games are kept in {db}."""
+
+
+class SimulatorRun:
+    """Simulated board + session thread + web server (see the module docstring).
+
+    make_controller(board): the controller for a game at `board` (as `Session` takes it).
+    db: the game store's file (an unfinished game there is resumed, pieces set up as recorded).
+    speed: simulated seconds per wall-clock second (above 1 for quick demos and tests).
+    """
+
+    def __init__(self, make_controller, db: str | Path, *, seed: int = 0, speed: float = 1.0,
+                 host: str = "127.0.0.1", port: int = 8080, token: str | None = None,
+                 noise: str = "default"):
+        from sim.board import SimBoard
+        from sim.clock import RealTimeClock
+        from sim.params import Params
+
+        from ..session import Session
+        from ..store import Store
+
+        self.db = Path(db)
+        self.board = SimBoard(Params.from_noise(noise), seed=seed, clock=RealTimeClock(speed))
+        self.desk = SimDesk(self.board)
+        self.desk.noise = noise
+        store = Store(self.db)
+        unfinished = store.unfinished()
+        if unfinished is not None:  # the pieces stand where the record says
+            self.board.setup(store.board(unfinished.id))
+        self.session = Session(self.desk, self.board, store, make_controller, buttons=self.board,
+                               tags={"Site": "dvonn-board simulator"})
+        self.source = SimulatorSource(self.session, self.desk)
+        self.web = WebThread(self.source, host=host, port=port, token=token)
+        self._stop = threading.Event()
+        self._loop = threading.Thread(target=self.session.run, args=(self._stop,),
+                                      name="session", daemon=True)
+
+    def start(self) -> "SimulatorRun":
+        self._loop.start()
+        try:
+            self.web.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        self.web.stop()
+        self._stop.set()
+        if self._loop.is_alive():
+            self._loop.join(5)
+        self.session.close()
+
+    def __enter__(self) -> "SimulatorRun":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class SimulatorSource(SessionSource):
+    """A session on the simulator: a new game also clears the simulated table."""
+
+    def act(self, kind, args):
+        said = super().act(kind, args)
+        if kind == "new_game":
+            def clear():
+                self.desk.board.hand.cancel()
+                self.desk.board.setup([()] * 49)  # the people clear the board for a new game
+            self.desk.call(clear)
+        return said
+
+
+def run_web(args, make_controller) -> int:
+    """`dvonn-board sim` (people mode, in the browser); returns the exit status."""
+    import time
+
+    from ..store import default_path
+
+    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    host = getattr(args, "host", "127.0.0.1")
+    run = SimulatorRun(make_controller, db, seed=getattr(args, "seed", 0) or 0,
+                       speed=getattr(args, "speed", 1.0) or 1.0, host=host,
+                       port=getattr(args, "web_port", 8080), token=getattr(args, "token", None))
+    run.start()
+    print(INTRO.format(url=run.web.url, db=db), flush=True)
+    if not is_loopback(host):
+        print("Pages opened without the token in the URL are read-only.", flush=True)
+    try:
+        while run._loop.is_alive():
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        run.stop()
+    return 0
