@@ -86,8 +86,10 @@ def _nearest(rgb) -> tuple | None:
 class LedView:
     """What a person sees on the LEDs over the last `window` seconds: the signal on each space.
 
-    Colours shared by two signals are told apart by pattern (steady / slow / fast blink); a
-    blinking space counts as showing its colour though it is off part of the time.
+    A blinking space counts as showing its colour though it is off part of the time (the window
+    spans every pattern's period). Each signal has its own colour (`firmware_py.colours`); the
+    nearest one is taken for colours a little off (LEDs read back through gamma), and should two
+    signals ever share a colour, the pattern (steady, or how often it blinks) tells them apart.
     """
 
     def __init__(self, log: Iterable, now: float, window: float = 1.2, since: float = -1e9):
