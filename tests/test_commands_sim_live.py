@@ -64,3 +64,59 @@ def test_hand_desk_runs_actions_in_the_reading_thread_and_reports_failures():
     assert sim.stack("e3") == ("D",)
     desk.close()
     assert sim.closed
+
+
+def test_people_mode_plays_typed_placements_against_the_real_controller(tmp_path):
+    """A whole people session on the simulator (its clock as fast as possible): typed
+    placements are recorded, a typed takeback and new game work, the store keeps it all.
+
+    The test types in lockstep with the game: when the game reaches a waited-for state, the
+    session's loop holds still until the next line has been handed over (no sleeps, no races).
+    """
+    import io
+    import threading
+    from argparse import Namespace
+
+    from rich.console import Console
+    from sim.clock import SimClock
+
+    from firmware_py.controller import Controller
+    from firmware_py.store import Store
+
+    script = ["help", lambda st: st.mode == "idle",  # the empty board is read first
+              "e3", "f3", "g3", "zz", lambda st: st.board.ply_count == 3,
+              "undo", lambda st: st.board.ply_count == 2 and bool(st.extra),
+              "remove g3", lambda st: st.board.ply_count == 2 and st.mode == "idle",
+              "show", "quit"]
+    waiting = []  # (condition, reached, go on)
+
+    def lines():
+        for item in script:
+            if callable(item):
+                reached, go_on = threading.Event(), threading.Event()
+                waiting.append((item, reached, go_on))
+                assert reached.wait(30.0), "the game never got there"
+                continue
+            yield item
+            for _, _, go_on in waiting:  # the line is handed over: let the game go on
+                go_on.set()
+
+    class Lockstep(Controller):  # the real controller, pausing where the test waits
+        def feed(self, frame):
+            super().feed(frame)
+            for condition, reached, go_on in waiting:
+                if not reached.is_set() and condition(self.state):
+                    reached.set()
+                    go_on.wait(30.0)
+
+    db = tmp_path / "sim.sqlite3"
+    out = io.StringIO()
+    args = Namespace(db=str(db), seed=2, speed=None, ai=[], level=3)
+    status = _sim_live.run_people(args, lambda board: Lockstep(board=board), lines=lines(),
+                                  clock=SimClock(), console=Console(file=out, width=100))
+    assert status == 0
+    text = out.getvalue()
+    assert "new game 1" in text and "'zz': not a command" in text and "lift e3 [N]" in text
+    assert "g3: take it off" in text  # the stacks to rebuild after the takeback
+    with Store(db) as store:
+        assert [str(p) for p in store.plies(1)] == ["e3", "f3"]

@@ -134,11 +134,15 @@ class HandDesk:
     def submit(self, actions) -> None:
         self.pending.put(actions)
 
+    def call(self, fn) -> None:
+        """Run fn() in the loop thread before the next frame (e.g. clearing the table)."""
+        self.pending.put([(fn, ())])
+
     def read_frame(self, timeout=None):
         while not self.pending.empty():
             for name, args in self.pending.get():
                 try:
-                    getattr(self.sim.hand, name)(*args)
+                    (name if callable(name) else getattr(self.sim.hand, name))(*args)
                 except ValueError as e:  # sim.hand.HandError and bad arguments
                     self.report(f"the hand cannot {name}: {e}")
                     break
@@ -148,25 +152,33 @@ class HandDesk:
         self.sim.close()
 
 
-def run_people(args, make_controller) -> int:
-    """The interactive real-time game (see the module docstring); returns the exit status."""
+def run_people(args, make_controller, *, lines=None, clock=None, console=None) -> int:
+    """The interactive real-time game (see the module docstring); returns the exit status.
+
+    args: `db`, `seed`, and optionally `speed` (simulated seconds per second), `ai`/`level`
+    (see `play`). lines, clock, console: the typed lines (default: the terminal), the
+    simulator's clock (default: real time) and the console, for tests.
+    """
     from sim.board import SimBoard
     from sim.clock import RealTimeClock
 
     from ..session import Session
     from ..store import Store, default_path
     from ..terminal import view
+    from .play import thinkers_from
 
-    console = Console()
-    db = args.db or default_path().with_name("sim-games.sqlite3")
-    sim = SimBoard(seed=args.seed, clock=RealTimeClock(getattr(args, "speed", 1.0)))
+    console = console or Console()
+    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    clock = clock or RealTimeClock(getattr(args, "speed", None) or 1.0)
+    sim = SimBoard(seed=getattr(args, "seed", None) or 0, clock=clock)
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
     store = Store(db)
     unfinished = store.unfinished()
     if unfinished is not None:  # the pieces stand where the record says
         sim.setup(store.board(unfinished.id))
+    computer = thinkers_from(args) if getattr(args, "ai", None) else []
     session = Session(desk, sim, store, make_controller, buttons=None,
-                      tags={"Site": "dvonn-board simulator"})
+                      tags={"Site": "dvonn-board simulator"}, computer=computer)
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
                                        else f"; new game {session.game_id}"))
     session.subscribe(lambda s: console.print(view(s.state, s.rebuild)))
@@ -175,7 +187,7 @@ def run_people(args, make_controller) -> int:
     loop.start()
     console.print(HELP)
     try:
-        for line in _lines():
+        for line in (lines if lines is not None else _lines()):
             word = line.strip().lower()
             if word in ("quit", "exit", "q"):
                 break
@@ -193,7 +205,7 @@ def run_people(args, make_controller) -> int:
             buttons = [a for a in actions if a[0] == "button"]
             for _, (name,) in buttons:
                 {"undo": session.takeback, "confirm": session.confirm,
-                 "new_game": lambda: _new_game(session, sim)}[name]()
+                 "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)
     except KeyboardInterrupt:
@@ -205,10 +217,11 @@ def run_people(args, make_controller) -> int:
     return 0
 
 
-def _new_game(session, sim) -> None:
+def _new_game(session, desk: HandDesk) -> None:
+    """A new game: the people clear the table (at once, in the loop thread)."""
+    sim = desk.sim
     session.new_game()
-    sim.hand.cancel()
-    sim.setup([()] * 49)  # the people clear the board for a new game
+    desk.call(lambda: (sim.hand.cancel(), sim.setup([()] * len(sim.stacks))))
 
 
 def _lines():
