@@ -92,7 +92,8 @@ class PtyScanner:
 
     profile: a hw profile (wiring of channels and LEDs); on_frame(frame): called after each board
     frame is read (e.g. ``lambda f: players.step()``); link: also make a symlink with this path
-    to the port (a stable name, like the udev rule's /dev/dvonn-scanner).
+    to the port (a stable name, like the udev rule's /dev/dvonn-scanner). Hold `lock` while
+    acting on the board from another thread (the emulator reads frames under it).
     """
 
     def __init__(self, board, profile=None, on_frame=None, link: str | None = None,
@@ -124,7 +125,7 @@ class PtyScanner:
         self._t0 = time.monotonic()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
     # -- the firmware's side --------------------------------------------------------------------
     def next_board_frame(self) -> None:
@@ -132,7 +133,7 @@ class PtyScanner:
         board = self.board
         target = time.monotonic() - self._t0
         frame = None
-        with self._lock:
+        with self.lock:
             while frame is None or board.now < target - board.frame_period / 2:
                 frame = board.read_frame()
                 if self.on_frame is not None:
@@ -142,7 +143,7 @@ class PtyScanner:
 
     def on_leds(self, chain: bytes) -> None:
         full = chain + bytes(max(0, 3 * self.chain.count - len(chain)))
-        with self._lock:
+        with self.lock:
             self.board.show(self.chain.decode(full))
         self.led_frames += 1
 
