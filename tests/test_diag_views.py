@@ -158,3 +158,14 @@ def test_ports_on_this_machine_handles_no_scanner(capsys, tmp_path):
     status = main(["diag", "ports", "--port", str(tmp_path / "gone")])
     out = " ".join(capsys.readouterr().out.split())  # rich wraps at the terminal width
     assert status == 1 and "no scanner found" in out and "does not exist" in out
+
+
+def test_sensors_view_shows_pieces_set_down_on_the_simulator(capsys):
+    status = main(["diag", "sensors", "--backend", "sim", "--frames", "150", "--place", "e3=W",
+                   "--place", "f3=b"])
+    out = capsys.readouterr().out
+    assert status == 0
+    row3 = next(line for line in out.splitlines() if "+9" in line or "-9" in line)
+    values = [int(v) for v in row3.strip("│ ").split()]
+    assert values[4] > 800 and values[5] < -800  # e3 up (north), f3 down (south): ~45 mT
+    assert main(["diag", "sensors", "--place", "e3=W"]) == 2

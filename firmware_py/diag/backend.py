@@ -102,6 +102,8 @@ class DiagBoard:
         self.link_losses = 0
         self._last_seq: int | None = None
         self._closed = False
+        self.pending: dict = {}  # simulator: stacks to set up at frame `place_at`
+        self.place_at = 0
 
     @property
     def wiring(self):
@@ -120,6 +122,9 @@ class DiagBoard:
                 self.gaps += 1
                 self.lost += (step - 1) % SEQ_MOD
         self._last_seq = frame.seq
+        if self.pending and self.frames >= self.place_at:
+            self.sim.setup(self.pending)
+            self.pending = {}
         if self.person is not None:
             self.person.step(frame)
         return frame
@@ -211,11 +216,12 @@ def _open_sim(prof, seed, noise, faults, real_time, with_person, pieces) -> Diag
     parsed = tuple(f if isinstance(f, Fault) else Fault.parse(f) for f in faults)
     for f in parsed:
         f.apply(sim)
-    if pieces:
-        sim.setup(pieces)
     from .person import SimPerson
     person = SimPerson(sim, seed=seed) if with_person else None
-    return DiagBoard("sim", prof, sim, sim, sim=sim, person=person, faults=parsed)
+    board = DiagBoard("sim", prof, sim, sim, sim=sim, person=person, faults=parsed)
+    if pieces:  # set down after the first second, so they show against an empty baseline
+        board.pending, board.place_at = dict(pieces), round(sim.params.frame_rate)
+    return board
 
 
 def _open_hw(prof, port) -> DiagBoard:
@@ -258,6 +264,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument("--noise", metavar="LEVEL", default=None,
                    help="sensor noise: clean, default, poor, bad, or mT RMS per raw sample")
     s.add_argument("--seed", type=int, default=0, help="the simulated board's seed")
+    s.add_argument("--place", action="append", default=[], metavar="SPACE=STACK",
+                   help="a stack set down on a space after the first second, bottom piece "
+                        "first: e3=W, f3=WBD (repeatable)")
     s.add_argument("--real-time", action="store_true",
                    help="run the simulator at wall-clock speed (default: as fast as it goes)")
 
@@ -273,8 +282,22 @@ def board_from_args(args, person: bool = True, real_time: bool | None = None) ->
                              "(mT RMS)") from None
     if args.backend != "sim" and (args.fault or args.noise is not None):
         raise ValueError("--fault and --noise need --backend sim")
+    pieces = {}
+    for spec in args.place:
+        where, eq, stack = spec.partition("=")
+        try:
+            space = parse_space(where)
+        except ValueError as e:
+            raise ValueError(f"--place {spec!r}: {e}") from None
+        stack = stack.strip().upper()
+        if not eq or not stack or set(stack) - set("WBD"):
+            raise ValueError(f"--place {spec!r}: expected SPACE=STACK with pieces W, B, D "
+                             "bottom first (e.g. e3=WB)")
+        pieces[SPACES[space]] = stack
+    if pieces and args.backend != "sim":
+        raise ValueError("--place needs --backend sim")
     return open_board(args.backend, args.profile, args.port, seed=args.seed, noise=noise,
-                      faults=args.fault,
+                      faults=args.fault, pieces=pieces,
                       real_time=args.real_time if real_time is None else real_time,
                       person=person)
 

@@ -119,8 +119,7 @@ def calibrate(board, spaces, kind: str = "W", baseline_frames: int = 100, cal=No
     for n, space in enumerate(spaces, 1):
         if space in flagged and flagged[space] != "noisy":
             continue  # a dead, stuck or pinned sensor cannot answer: reported, not asked
-        say(f"[{n}/{len(spaces)}] {SPACES[space]}")
-        answer = it.ask_piece(space, f"a {kind} piece")
+        answer = it.ask_piece(space, f"a {kind} piece", f"[{n}/{len(spaces)}] ")
         answers[space] = answer
         if answer.reading is not None:
             cal.learn_placement(space, kind, it.baseline, answer.reading)

@@ -79,8 +79,7 @@ def check_map(board, spaces, say=lambda text: None, timeout_s: float = 20.0) -> 
     it.ignore = set(flagged)
     answer: dict[int, int | None] = {}
     for n, space in enumerate(spaces, 1):
-        say(f"[{n}/{len(spaces)}] {SPACES[space]}")
-        a = it.ask_piece(space)
+        a = it.ask_piece(space, prefix=f"[{n}/{len(spaces)}] ")
         answer[space] = a.sensor
         it.ask_clear(space, answered=not a.silent)
     return MapResult(list(spaces), answer, flagged)

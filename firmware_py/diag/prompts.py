@@ -17,7 +17,7 @@ import numpy as np
 
 from ..colours import BY_NAME
 from ..interfaces import OFF, LedFrame
-from ..spaces import INDEX, N_SPACES
+from ..spaces import INDEX, N_SPACES, SPACES
 from .analysis import SensorStats, sensor_stats
 
 PLACE = BY_NAME["computer_to"].rgb
@@ -108,12 +108,12 @@ class Interaction:
         mask[list(self.ignore)] = False
         return mask
 
-    def ask_piece(self, space: int, label: str = "a piece") -> Answer:
+    def ask_piece(self, space: int, label: str = "a piece", prefix: str = "") -> Answer:
         """Light `space` 'put it here'; wait until some sensor reads a settled piece (or the
         timeout, on the frames' clock): the answer names the strongest sensor."""
         assert self.baseline is not None, "read_baseline first"
         self.board.show(prompt_frame(place=[space]))
-        self.say(f"put {label} on the lit space")
+        self.say(f"{prefix}put {label} on {SPACES[space]} (lit)")
         window: deque = deque()
         trusted = self._trusted()
         for frame in self._frames(self.timeout_s):
@@ -140,7 +140,8 @@ class Interaction:
         baseline for the settling time (True), or the timeout (False). When nothing answered
         the piece, nothing can see it go: give the person a few seconds."""
         self.board.show(prompt_frame(take=[space]))
-        self.say("take the piece off the lit space")
+        self.say(f"{' ' * 4}take it off {SPACES[space]}" if answered else
+                 f"{' ' * 4}nothing answered on {SPACES[space]}: take the piece off")
         trusted = self._trusted()
         calm_since = None
         limit = self.timeout_s if answered else min(self.timeout_s, 4.0)

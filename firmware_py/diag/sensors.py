@@ -127,4 +127,6 @@ def run(args, board=None) -> int:
             live.update(view.render(), refresh=True)
         return 0
 
+    if board is None and args.backend == "sim" and args.frames is None and args.seconds is None:
+        args.real_time = True  # a person watching: the simulator at the wall clock's pace
     return with_board("sensors", args, body, board)
