@@ -58,7 +58,7 @@ def test_the_board_moves_while_the_host_listens():
         host = SerialScanner(emu.port)
         try:
             first = host.read_frame(timeout=5)
-            with emu._lock:
+            with emu.lock:
                 board.hand.lift("e3")
                 board.hand.put("a1")
             frame = first
