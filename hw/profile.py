@@ -48,6 +48,7 @@ class ScannerConfig:
     rate_hz: int = 100
     hello_timeout: float = 2.0
     reopen_max_s: float = 5.0  # longest wait between attempts to reopen a vanished port
+    silent_s: float = 2.0  # an open link with no packet for this long counts as lost
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         rate_hz=t.get("rate_hz", int, 100, lambda v: 1 <= v <= 2000, "frames per second 1..2000"),
         hello_timeout=t.get("hello_timeout", float, 2.0, lambda v: v >= 0, "seconds >= 0"),
         reopen_max_s=t.get("reopen_max_s", float, 5.0, lambda v: v > 0, "seconds > 0"),
+        silent_s=t.get("silent_s", float, 2.0, lambda v: v >= 0, "seconds >= 0 (0: never)"),
     )
     t.done()
 

@@ -34,7 +34,11 @@ from .leds import ChainEncoder
 RP2040_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
 FIRST_BACKOFF = 0.1
 LED_REFRESH_S = 1.0  # an unchanged LED frame is sent again after this long
-READ_QUANTUM = 0.02  # longest single blocking read: read_frame's timeout may overshoot by this
+READ_QUANTUM = 0.02
+MAX_PENDING = 256  # frames received but not yet read; beyond this the oldest are dropped
+# Ctrl-C, Ctrl-C, Ctrl-D: a MicroPython scanner whose main.py stopped sits at its REPL, where
+# this soft-resets it and so restarts main.py. A running firmware ignores it as garbage.
+REPL_RESTART = b"\x03\x03\x04"  # longest single blocking read: read_frame's timeout may overshoot by this
 
 
 @dataclass
@@ -57,6 +61,8 @@ class LinkStats:
     write_errors: int = 0
     link_losses: int = 0
     reconnects: int = 0
+    silences: int = 0  # times the scanner sent nothing for silent_s while connected
+    dropped: int = 0  # frames dropped because nobody read them
     last_error: str = ""
     scanner: dict = field(default_factory=dict)  # the scanner's HELLO (name, adc_bits, ...)
 
@@ -90,7 +96,9 @@ class SerialScanner:
     def __init__(self, port: str, channels: tuple[int, ...] = tuple(range(N_SPACES)),
                  adc_max: int = 4095, encoder: ChainEncoder | None = None, *,
                  baud: int = 921600, rate_hz: int | None = None, oversample: int | None = None,
-                 reopen_max_s: float = 5.0, clock=time.monotonic, sleep=time.sleep):
+                 reopen_max_s: float = 5.0, silent_s: float = 2.0, hello_timeout: float = 2.0,
+                 clock=time.monotonic,
+                 sleep=time.sleep):
         if len(channels) != N_SPACES:
             raise ValueError(f"need the channel of each of the {N_SPACES} spaces")
         self.port_name = port
@@ -101,6 +109,9 @@ class SerialScanner:
         self.rate_hz = rate_hz
         self.oversample = oversample
         self.reopen_max_s = reopen_max_s
+        self.silent_s = silent_s
+        self.hello_timeout = hello_timeout
+        self._last_packet_at = 0.0
         self._clock, self._sleep = clock, sleep
         self.stats = LinkStats()
         self._decoder = protocol.Decoder()
@@ -128,7 +139,8 @@ class SerialScanner:
         encoder = ChainEncoder.from_profile(profile) if profile.leds.driver == "serial" else None
         return cls(port or s.port, profile.channels, profile.adc.max, encoder, baud=s.baud,
                    rate_hz=s.rate_hz, oversample=profile.sensor.oversample,
-                   reopen_max_s=s.reopen_max_s, **kwargs)
+                   reopen_max_s=s.reopen_max_s, silent_s=s.silent_s,
+                   hello_timeout=s.hello_timeout, **kwargs)
 
     # ------------------------------------------------------------------ the connection
 
@@ -153,7 +165,8 @@ class SerialScanner:
         self._decoder.resync()
         self._tracker.reset()
         self._t_offset = None
-        self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
+        self._last_packet_at = self._clock()
+        self._say_hello()
         if self.rate_hz is not None:
             self._send(protocol.SET_RATE, protocol.rate_body(self.rate_hz))
         if self.oversample is not None:
@@ -162,6 +175,28 @@ class SerialScanner:
             self._send(protocol.LED_FRAME, self._last_chain)
             self._last_led_send = self._clock()
         return self._port is not None
+
+    def _say_hello(self) -> None:
+        if self._port is not None:
+            try:  # a lone delimiter first: ends whatever partial packet the scanner holds
+                self._port.write(b"\x00")
+            except (serial.SerialException, OSError):
+                pass  # _send below reports a dead port
+        self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
+
+    def _silence(self) -> LinkLost:
+        """The port is open but the scanner said nothing for silent_s: nudge it, report it."""
+        self.stats.silences += 1
+        self.stats.last_error = f"{self.port_name}: scanner silent for {self.silent_s:g} s"
+        try:
+            self._port.write(REPL_RESTART)
+        except (serial.SerialException, OSError) as exc:
+            return self._lose(exc)
+        self._say_hello()
+        if self.rate_hz is not None:
+            self._send(protocol.SET_RATE, protocol.rate_body(self.rate_hz))
+        self._last_packet_at = self._clock()
+        return LinkLost(f"scanner link silent ({self.stats.last_error}); asked it to restart")
 
     def _lose(self, exc: BaseException) -> LinkLost:
         """Close a failed port; the caller raises the returned LinkLost."""
@@ -215,10 +250,13 @@ class SerialScanner:
             self._ensure_open(deadline)
             if self._pending:
                 return self._pending.popleft()
-            remaining = None if deadline is None else deadline - self._clock()
+            now = self._clock()
+            remaining = None if deadline is None else deadline - now
             if remaining is not None and remaining <= 0:
                 self.feed(self._read(block=False))  # what is already there still counts
                 return self._pending.popleft() if self._pending else None
+            if self.silent_s and self.rate_hz != 0 and now - self._last_packet_at > self.silent_s:
+                raise self._silence()
             data = self._read()
             if data:
                 self.feed(data)
@@ -237,7 +275,10 @@ class SerialScanner:
 
     def feed(self, data: bytes) -> None:
         """Handle received bytes: queue their sensor frames, count everything else."""
-        for message in self._decoder.feed(data):
+        messages = self._decoder.feed(data)
+        if messages:
+            self._last_packet_at = self._clock()
+        for message in messages:
             self.stats.packets += 1
             missing = self._tracker.check(message.seq)
             kind = message.kind
@@ -269,6 +310,9 @@ class SerialScanner:
             self.stats.bad_frames += 1
             return
         self._seq = (self._seq + 1 + missing) & 0xFFFF
+        if len(self._pending) >= MAX_PENDING:
+            self._pending.popleft()
+            self.stats.dropped += 1
         self._pending.append(SensorFrame(self._seq, self._frame_time(time_us), raw))
         self.stats.frames += 1
 
@@ -332,11 +376,13 @@ class SerialScanner:
             if data:
                 self.feed(data)  # sensor frames meanwhile stay queued for read_frame
 
-    def hello(self, timeout: float = 2.0) -> dict | None:
-        """Ask the scanner who it is: its HELLO as a dict, or None if it did not answer."""
+    def hello(self, timeout: float | None = None) -> dict | None:
+        """Ask the scanner who it is: its HELLO as a dict, or None if it did not answer within
+        `timeout` (default: the profile's hello_timeout)."""
+        timeout = self.hello_timeout if timeout is None else timeout
         self._ensure_open(self._clock() + timeout)
         self._replies.clear()
-        self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
+        self._say_hello()
         reply = self._await_reply(protocol.HELLO, timeout)
         return None if reply is None else protocol.parse_hello(reply.body)
 
@@ -419,9 +465,10 @@ def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--p
     parser.add_argument("--seconds", type=float, default=2.0, help="how long to read frames")
     parser.add_argument("--bench", action="store_true",
                         help="measure the host's cost per sensor frame (decode, map) and exit")
+    parser.add_argument("--frames", type=int, default=2000, help="frames per --bench run")
     args = parser.parse_args(argv)
     if args.bench:
-        r = benchmark()
+        r = benchmark(args.frames)
         print(f"per sensor frame of {N_SPACES} readings, best of 3 x {r['frames']}: "
               f"encode {r['encode_us']:.1f} us, decode {r['decode_us']:.1f} us, "
               f"SerialScanner.feed (decode + map + SensorFrame) {r['feed_us']:.1f} us")
@@ -436,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--p
         return 0
     scanner = SerialScanner(args.port)
     try:
-        hello = scanner.hello(timeout=2.0)
+        hello = scanner.hello()
         print("hello:", hello if hello is not None else "no answer")
         ping = scanner.ping(timeout=1.0)
         if ping is not None:

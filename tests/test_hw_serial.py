@@ -74,6 +74,17 @@ class FakeScanner:
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
 
+    def raw_received(self):
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except BlockingIOError:
+                return data
+            if not chunk:
+                return data
+            data += chunk
+
     def unplug(self):
         for fd in (self.master, self.slave):
             try:
@@ -309,5 +320,36 @@ def test_list_ports_puts_rp2040_first(monkeypatch):
 def test_receive_path_benchmark_reports_figures(capsys):
     r = serial_link.benchmark(frames=20)
     assert r["frames"] == 20 and min(r["encode_us"], r["decode_us"], r["feed_us"]) > 0
-    assert serial_link.main(["--bench"]) == 0
+    assert serial_link.main(["--bench", "--frames", "20"]) == 0
     assert "SerialScanner.feed" in capsys.readouterr().out
+
+
+def test_a_silent_scanner_is_nudged_and_reported(link):
+    fake, scanner, clock = link(silent_s=2.0, rate_hz=100)
+    fake.frame(readings())
+    assert scanner.read_frame(timeout=2) is not None
+    fake.raw_received()
+    clock.offset += 2.5  # nothing for longer than silent_s
+    with pytest.raises(LinkLost, match="silent"):
+        scanner.read_frame(timeout=1)
+    sent = fake.raw_received()
+    assert sent.startswith(serial_link.REPL_RESTART)  # restarts a MicroPython at its REPL
+    assert [m.kind for m in p.Decoder().feed(sent[len(serial_link.REPL_RESTART):])] \
+        == [p.HELLO, p.SET_RATE]
+    assert scanner.connected and scanner.stats.silences == 1
+    # The REPL's banner, then the restarted firmware: the banner is garbage, frames resume.
+    fake.raw(b"MPY: soft reboot\r\nMicroPython v1.27.0 on 2026-01-01; Raspberry Pi Pico\r\n\x00")
+    fake.frame(readings(5))
+    assert scanner.read_frame(timeout=2).raw[0] == 5
+    assert scanner.read_frame(timeout=0.05) is None  # quiet, but not yet silent_s
+
+
+def test_unread_frames_are_capped(link):
+    fake, scanner, _ = link()
+    enc = p.Encoder()
+    scanner.feed(b"".join(enc.packet(p.SENSOR_FRAME, p.sensor_body(i, readings(i)))
+                          for i in range(serial_link.MAX_PENDING + 10)))
+    assert scanner.stats.dropped == 10
+    first = scanner.read_frame(timeout=0)
+    assert first.raw[0] == 10  # the oldest went; the frame numbers show the loss
+    assert first.seq == 10

@@ -137,4 +137,5 @@ class Scanner:
         return False
 
     def start(self):
+        self.hw.send(b"\x00")  # ends any text (a REPL banner) the host saw before us
         self.send(protocol.HELLO, self.hello_body())
