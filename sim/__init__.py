@@ -14,7 +14,8 @@ Modules, one job each:
                  with human timing, queued on the board's clock;
 - `sim.players`  `Players`: scripted people playing a record, a chooser or at random, reading
                  the LEDs and making mistakes; the truth of what they played;
-- `sim.pty_scanner`  the scanner microcontroller emulated on a pseudo-terminal.
+- `sim.pty_scanner`  the scanner microcontroller emulated on a pseudo-terminal;
+- `sim.bench`    how fast the simulator runs (figures printed, never asserted).
 
 The controller sees only frames and shows only LED frames; the truth (`board.truth()`,
 `players.truth`) is for tests, which compare it with what the controller recorded.
@@ -44,5 +45,11 @@ A person clicking in a web view acts through the same hand (actions queue and ru
     board.hand.slide("e3", "e5", via=["e4"])        # low over e4 on the way
 
 Sensor faults: ``board.fail("e3", "dead" | "stuck" | "noisy")``, ``board.swap_channels("e3",
-"f3")``, ``board.repair()``. Serial emulation: ``python -m sim.pty_scanner`` prints the port.
+"f3")``, ``board.repair()``. Buttons: ``board.press("confirm")``; the board is also a
+`ButtonSource` (``board.events()``).
+
+Serial emulation: ``scanner = sim.pty_scanner.serve_port(board, on_frame=lambda f:
+players.step())`` serves the board on a pseudo-terminal (``scanner.port``, e.g. /dev/pts/3) for
+`hw.serial_link.SerialScanner`; ``python -m sim.pty_scanner [--random] [--link PATH]`` prints
+the port and serves until stopped. Speed: ``python -m sim.bench``.
 """

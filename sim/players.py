@@ -252,6 +252,11 @@ class Players:
         """The plies really played so far."""
         return self.truth.move_stack
 
+    @property
+    def tokens(self) -> list[str]:
+        """The plies really played, as record tokens ('e3', 'e3f3', 'pass')."""
+        return [str(p) for p in self.truth.move_stack]
+
     # -- waiting (the script yields these conditions) -------------------------------------------
     def _idle(self):
         return lambda now: self.hand.idle()
