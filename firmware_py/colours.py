@@ -112,10 +112,10 @@ BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
 MODE_SIGNALS: dict[str, tuple[str, ...]] = {
     "idle": ("white_to_play", "black_to_play", "dvonn_to_place", "computer_from", "computer_to",
              "pass"),
-    "lifted": ("source", "destination", "computer_to", "error"),
-    "error": ("error", "source", "destination"),
+    "lifted": ("source", "destination", "computer_to", "error", "remove"),
+    "error": ("error", "source", "destination", "remove"),
     "removing": ("remove", "error"),
-    "asking": ("ask", "error"),
+    "asking": ("ask", "error", "remove"),
     "unexplained": ("missing", "extra", "error"),
     "calibrating": ("calibrating", "missing", "extra"),
     "paused": ("paused", "missing", "extra"),

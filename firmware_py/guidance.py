@@ -54,8 +54,6 @@ def signals(state: BoardState) -> dict[int, str]:
             if mode == "lifted" and hint is not None and hint.src == state.lifted:
                 mark([hint.dst], "computer_to")
             mark([state.lifted], "source")
-    elif mode == "removing":
-        mark(state.remove, "remove")
     elif mode == "asking":
         mark(state.ask, "ask")
     elif mode == "over":
@@ -64,6 +62,8 @@ def signals(state: BoardState) -> dict[int, str]:
             mark([s for s in range(N_SPACES) if board.height(s)], "draw")
         elif winner is not None:
             mark([s for s in range(N_SPACES) if board.owner(s) == winner], "winner")
+    if mode != "idle":  # cut-off stacks stay marked while the next stack is in the hand
+        mark(state.remove, "remove")
     # Corrections are laid over whatever the mode shows: they are what the player must do first.
     mark(state.missing, "missing")
     mark(state.extra, "extra")

@@ -150,6 +150,15 @@ def test_spaces_to_clear_after_an_isolating_move():
     assert render(state, 0.2).spaces[INDEX["a1"]] == OFF
 
 
+def test_stacks_to_remove_stay_marked_while_the_next_stack_is_lifted():
+    board = phase2_board()
+    src = board.mobile_stacks()[0]
+    dests = board.destinations(src)
+    cut = next(s for s in range(N_SPACES) if s != src and s not in dests and board.height(s))
+    state = BoardState(board=board, mode="lifted", lifted=src, destinations=dests, remove=[cut])
+    assert signals(state)[cut] == "remove" and signals(state)[src] == "source"
+
+
 def test_asking_blinks_the_candidates():
     cands = [INDEX["c3"], INDEX["d4"]]
     state = BoardState(board=phase2_board(), mode="asking", ask=cands)
@@ -228,6 +237,8 @@ def test_every_mode_renders_only_signals_the_language_allows_there():
                            remove=[0], ask=[1, 2], missing=[3], extra=[4])
         if mode in ("lifted", "error", "idle", "removing", "asking", "over", "link_lost"):
             state.missing, state.extra = [], []
+        if mode in ("idle", "over", "unexplained", "calibrating", "paused"):
+            state.remove = []
         for name in signals(state).values():
             assert name in MODE_SIGNALS[mode], (mode, name)
         for t in (0.0, 0.1, 0.3, 0.6, 0.9):
