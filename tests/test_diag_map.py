@@ -104,3 +104,10 @@ def test_two_multiplexers_in_the_wrong_order_on_the_simulator():
     assert result.mux_swaps(prof.spaces) == [(0, 1), (1, 0)]
     changes = corrected_wiring(result, prof.spaces)
     assert {changes[mux0[i]] for i in range(16)} == {(1, i) for i in range(16)}
+
+
+def test_a_noisy_sensor_still_answers_and_is_reported_as_flagged(capsys):
+    status = main(["diag", "map", "--backend", "sim", "--spaces", "d4,e4", "--fault",
+                   "noisy:d4", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["dead"] == [] and report["flagged"] == {"d4": "noisy"}

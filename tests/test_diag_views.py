@@ -1,10 +1,10 @@
 """`diag leds`, `diag sensors` and `diag ports`: LED patterns on the simulated strip, the live
 sensor view stopping by itself and on Ctrl-C (LEDs off, port closed), serial port listing."""
 
+import collections
 import json
 import os
 
-import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
 from firmware_py.cli import build_parser, main
@@ -27,7 +27,7 @@ def run_leds(argv, board):
 
 def test_chase_lights_one_space_at_a_time_in_space_order(capsys):
     board = open_board("sim", person=False)
-    board.sim.led_log = __import__("collections").deque(maxlen=None)
+    board.sim.led_log = collections.deque(maxlen=None)
     assert run_leds(["--pattern", "chase", "--step", "0.05"], board) == 0
     singles = [lit(f)[0] for _, f in board.sim.led_log if len(lit(f)) == 1]
     assert singles == list(range(49))
@@ -40,7 +40,7 @@ def test_chase_lights_one_space_at_a_time_in_space_order(capsys):
 def test_colours_show_every_signal_on_every_space(capsys):
     from firmware_py.colours import SIGNALS
     board = open_board("sim", person=False)
-    board.sim.led_log = __import__("collections").deque(maxlen=None)
+    board.sim.led_log = collections.deque(maxlen=None)
     assert run_leds(["--pattern", "colours", "--step", "0.02"], board) == 0
     full = {f.spaces[0] for _, f in board.sim.led_log if len(set(f.spaces)) == 1}
     assert {s.rgb for s in SIGNALS} | {(255, 0, 0), (0, 255, 0)} <= full

@@ -134,7 +134,8 @@ class Finding:
         return {"space": self.name, "kind": self.kind, "detail": self.detail, "check": self.check}
 
 
-def classify(stats: SensorStats, units: Units, empty_board: bool = True) -> dict[int, tuple[str, str]]:
+def classify(stats: SensorStats, units: Units,
+             empty_board: bool = True) -> dict[int, tuple[str, str]]:
     """space -> (kind, detail) for every faulty sensor; each gets the first kind that fits.
 
     `empty_board`: readings far from mid-scale mean saturation (with pieces on, they may not).

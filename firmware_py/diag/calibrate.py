@@ -114,7 +114,7 @@ def calibrate(board, spaces, kind: str = "W", baseline_frames: int = 100, cal=No
     stats = it.read_baseline(baseline_frames)
     cal.set_empty(stats.mean, stats.std)
     flagged = {s: k for s, (k, _) in classify(stats, units, empty_board=True).items()}
-    it.ignore = set(flagged)
+    it.ignore = {s for s, k in flagged.items() if k != "noisy"}  # noisy still answers
     answers = {}
     for n, space in enumerate(spaces, 1):
         if space in flagged and flagged[space] != "noisy":
@@ -147,7 +147,8 @@ def outliers(cal, flagged, answers, profile) -> list[Outlier]:
         if a is None:
             continue
         if a.silent:
-            out.append(Outlier(s, "silent", "no sensor answered", ADVICE["silent"] + where(wiring, s)))
+            out.append(Outlier(s, "silent", "no sensor answered",
+                               ADVICE["silent"] + where(wiring, s)))
         elif a.sensor != s:
             out.append(Outlier(s, "elsewhere", f"answered on {SPACES[a.sensor]}'s channel",
                                ADVICE["elsewhere"]))
