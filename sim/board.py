@@ -28,7 +28,7 @@ from firmware_py.interfaces import SensorFrame
 
 from .clock import RealTimeClock, SimClock
 from .hand import Hand
-from .params import Params
+from .params import Params, noise_level
 from .physics import KIND_INDEX, FieldModel
 from .sensors import SensorArray
 
@@ -67,13 +67,13 @@ class SimBoard:
     """
 
     def __init__(self, params: Params | None = None, seed: int = 0, clock=None):
-        self.params = params or Params()
-        self.params.check()
+        self._params = params or Params()
+        self._params.check()
         self.seed = seed
         self.clock = clock or SimClock()
-        self.adc_max = self.params.adc_max
-        self.model = FieldModel(self.params)
-        self.sensors = SensorArray(self.params, seed)
+        self.adc_max = self._params.adc_max
+        self.model = FieldModel(self._params)
+        self.sensors = SensorArray(self._params, seed)
         rng = np.random.default_rng([seed, 0x91ECE])
         spread = self.params.strength_spread
         self.reserve: dict[str, list[Piece]] = {
@@ -93,6 +93,28 @@ class SimBoard:
         self._static: np.ndarray | None = None
         self._truth: tuple | None = None
         self._last_time = 0.0
+
+    # -- settings -------------------------------------------------------------------------------
+    @property
+    def params(self) -> Params:
+        return self._params
+
+    @params.setter
+    def params(self, params: Params) -> None:
+        """Change the physics on the fly (e.g. the noise level); the pieces' magnets and the
+        sensors' own offsets and gains stay what they were."""
+        params.check()
+        old, self._params = self._params, params
+        self.sensors.params = params
+        self.adc_max = params.adc_max
+        geometry = ("magnets", "sensor_gap_mm", "piece_pitch_mm", "space_pitch_mm")
+        if any(getattr(old, k) != getattr(params, k) for k in geometry):
+            self.model = FieldModel(params)
+        self.changed()
+
+    def set_noise(self, level: str | float) -> None:
+        """Noise per raw sample: 'clean', 'default', 'poor', 'bad' or mT."""
+        self.params = self._params.replace(noise_mt=noise_level(level))
 
     # -- SensorSource ---------------------------------------------------------------------------
     def read_frame(self, timeout: float | None = None) -> SensorFrame | None:

@@ -45,6 +45,15 @@ class SensorArray:
         self.faults: dict[int, tuple[str, float | int | None]] = {}
         self.swaps: list[tuple[int, int]] = []
         self._last = np.full(N_SPACES, 1 << (p.adc_bits - 1), dtype=np.int64)
+
+    @property
+    def params(self) -> Params:
+        return self._params
+
+    @params.setter
+    def params(self, p: Params) -> None:
+        """New settings (noise, ADC...); the parts' own offsets, gains and drifts stay."""
+        self._params = p
         # mT -> ADC codes: ratiometric output around supply/2
         self._codes_per_mt = p.sensitivity_mv_per_mt / 1000 / p.adc_vref * (1 << p.adc_bits)
         self._mid_code = p.supply_v / 2 / p.adc_vref * (1 << p.adc_bits)

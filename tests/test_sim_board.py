@@ -168,3 +168,31 @@ def test_real_time_clock_paces_frames():
     assert all(b.time > a.time for a, b in zip(frames, frames[1:]))
     frame = board.read_frame(timeout=0.0)  # never waits: the frame if it is due, else None
     assert frame is None or frame.time <= clock.now()
+
+
+def test_noise_level_changes_on_the_fly():
+    board = SimBoard(Params.from_noise("clean", drift_mt_per_min=0.0), seed=3)
+    quiet = {board.read_frame().raw for _ in range(20)}
+    assert len(quiet) == 1
+    board.set_noise("bad")
+    noisy = {board.read_frame().raw for _ in range(20)}
+    assert len(noisy) == 20 and board.sensors.params.noise_mt == 1.0
+    board.params = board.params.replace(noise_mt=0.0)
+    assert len({board.read_frame().raw for _ in range(20)}) == 1
+
+
+def test_landing_signal_shrinks_with_the_destination_height():
+    """sensing.md: landing on a stack of 1 changes its reading by about 7 mT, on 4 by < 0.5 mT."""
+    board = SimBoard(Params.from_noise("clean"), seed=4)
+    # the pieces come from far away: no cross-talk change from their old spaces
+    board.setup({"k5": "W", "b1": "W", "e3": "BWBW", "j5": "W"})
+    per_mt = board.sensors.gain * 16.5 / 1000 / 3.3 * 4096
+    for src, dst, expected in (("k5", "b1", 6.98), ("j5", "e3", 0.48)):
+        d = INDEX[dst]
+        before = board.run(0.05).raw[d]
+        board.hand.lift(src)
+        board.hand.put(dst)
+        board.run(3.0)
+        after = board.run(0.05).raw[d]
+        change = abs(after - before) / per_mt[d]
+        assert change == pytest.approx(expected, rel=0.1, abs=0.06)
