@@ -184,6 +184,9 @@ class SerialScanner:
                 pass  # _send below reports a dead port
         self._send(protocol.HELLO, protocol.hello_body(protocol.ROLE_HOST, name="dvonn-board"))
 
+    def _is_silent(self, now: float) -> bool:
+        return bool(self.silent_s) and self.rate_hz != 0 and now - self._last_packet_at > self.silent_s
+
     def _silence(self) -> LinkLost:
         """The port is open but the scanner said nothing for silent_s: nudge it, report it."""
         self.stats.silences += 1
@@ -254,8 +257,12 @@ class SerialScanner:
             remaining = None if deadline is None else deadline - now
             if remaining is not None and remaining <= 0:
                 self.feed(self._read(block=False))  # what is already there still counts
-                return self._pending.popleft() if self._pending else None
-            if self.silent_s and self.rate_hz != 0 and now - self._last_packet_at > self.silent_s:
+                if self._pending:
+                    return self._pending.popleft()
+                if self._is_silent(now):
+                    raise self._silence()
+                return None
+            if self._is_silent(now):
                 raise self._silence()
             data = self._read()
             if data:

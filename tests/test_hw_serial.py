@@ -342,6 +342,10 @@ def test_a_silent_scanner_is_nudged_and_reported(link):
     fake.frame(readings(5))
     assert scanner.read_frame(timeout=2).raw[0] == 5
     assert scanner.read_frame(timeout=0.05) is None  # quiet, but not yet silent_s
+    clock.offset += 2.5
+    with pytest.raises(LinkLost, match="silent"):  # polling sees the silence too
+        scanner.read_frame(timeout=0)
+    assert scanner.stats.silences == 2
 
 
 def test_unread_frames_are_capped(link):
