@@ -19,7 +19,8 @@ Actions (spaces are indices or names like 'e3'):
     hand.slide(src, dst, via=())    move a stack low over the board, hovering over each `via`
     hand.wait(seconds)              do nothing for a while
 
-`hand.idle()` says whether everything queued is done. An action that cannot be done (lifting an
+`hand.idle()` says whether everything queued is done; `hand.holding` what is in the air and
+`hand.where()` where. An action that cannot be done (lifting an
 empty space...) raises `HandError` at once when the hand is idle; if it only turns out impossible
 when its turn comes, it is skipped and noted in `hand.log`.
 
@@ -104,6 +105,14 @@ class Hand:
     @property
     def holding(self) -> tuple[str, ...]:
         return tuple(p.kind for p in self.held)
+
+    def where(self) -> tuple[float, float, float] | None:
+        """Where the held stack is now (x, y mm on the board, h mm of its bottom magnet above
+        the sensors), or None when the hand holds nothing."""
+        if not self.held:
+            return None
+        x, y, h = self.position(np.array([self.board.now]))
+        return float(x[0]), float(y[0]), float(h[0])
 
     def xy(self, space: int) -> tuple[float, float]:
         return float(self._xy[space, 0]), float(self._xy[space, 1])

@@ -139,9 +139,9 @@ Chooser = Callable[[Board], "Ply | None"]
 
 
 def record_chooser(tokens: Iterable) -> Chooser:
-    """Plies from a game record: tokens 'e3', 'e3f3', 'e3-f3', 'pass', 'resign' (ends the game).
-
-    Forced passes and a forced last placement left out of the record are filled in."""
+    """Plies from a game record: tokens 'e3', 'e3f3', 'e3-f3', 'e3:f3', 'pass', 'resign' (ends
+    the game); a '|w' or '|b' suffix (who played it) is ignored. Forced passes and a forced last
+    placement left out of the record are filled in."""
     items = list(tokens)
     pos = [0]
 
@@ -152,11 +152,11 @@ def record_chooser(tokens: Iterable) -> Chooser:
         token = items[pos[0]]
         if isinstance(token, Ply):
             ply = token
-        elif str(token).strip().lower() == "resign":
+        elif str(token).split("|")[0].strip().lower() == "resign":
             return None
         else:
             try:
-                ply = Ply.parse(str(token))
+                ply = Ply.parse(str(token).split("|")[0])
             except ValueError as e:
                 raise RecordError(str(e), ply=pos[0] + 1, token=str(token)) from None
         if legal == [PASS] and ply != PASS:

@@ -60,14 +60,17 @@ def test_lift_carry_and_set_down_on_another_stack():
     base = board.read_frame().raw
     board.hand.lift("e3")
     board.hand.put("g3")
-    seen_f3, held = [], []
+    seen_f3, held, heights = [], [], []
     while not board.hand.idle():
         f = board.read_frame()
         seen_f3.append(f.raw[f3])
         held.append(board.hand.holding)
+        if board.hand.where():
+            heights.append(board.hand.where()[2])
+    assert 5.0 <= min(heights) and 35.0 <= max(heights) <= 65.0  # carried 30-60 mm up
     end = board.run(0.1).raw
     assert board.stack("g3") == ("B", "W") and board.stack("e3") == ()
-    assert ("W",) in held and board.hand.holding == ()
+    assert ("W",) in held and board.hand.holding == () and board.hand.where() is None
     assert base[e3] - end[e3] > 40 * 20  # the white piece left e3
     assert 4 * 20 < end[g3] - base[g3] < 10 * 20  # about +7 mT on a stack of one
     assert max(abs(v - base[f3]) for v in seen_f3) > 3  # the carried piece passed over f3

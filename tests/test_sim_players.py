@@ -47,6 +47,16 @@ def test_a_recorded_game_is_played_on_the_board():
     assert [t for _, t in players.log][-1] == "the record ends"
 
 
+@pytest.mark.skipif(not (GAMES / "amit-dvonn-bot_3games.json").exists(),
+                    reason="shared game records not available")
+def test_a_json_record_with_left_out_passes():
+    game = json.loads((GAMES / "amit-dvonn-bot_3games.json").read_text())[0]
+    board = SimBoard(seed=6)
+    players = play(board, game["m"], seed=6)
+    check_truth(board, players)
+    assert players.truth.is_over() and players.truth.score() == (8, 16)  # "b;16;8"
+
+
 def test_record_errors_name_the_token():
     with pytest.raises(RecordError) as e:
         play(SimBoard(), ["e3", "f3", "e3"])
