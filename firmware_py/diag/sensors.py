@@ -125,6 +125,8 @@ def run(args, board=None) -> int:
                 if redraw():
                     live.update(view.render(), refresh=True)
             live.update(view.render(), refresh=True)
+        if not console.is_terminal:
+            console.line()  # the last picture ends its line in a log or a pipe too
         return 0
 
     if board is None and args.backend == "sim" and args.frames is None and args.seconds is None:
