@@ -100,3 +100,10 @@ def test_board_view_places_every_value_and_flag():
     assert len(e3) == 1 and text.plain[e3[0].start:e3[0].end].strip() == "23"
     with pytest.raises(ValueError):
         boardview.board_values([0.0] * 48)
+
+
+def test_coarse_readings_do_not_make_many_sensors_stuck():
+    raw = quiet_board()
+    raw[:, :20] = 2048  # 20 sensors constant: the ADC's steps, not 20 faults
+    assert analysis.stuck_decidable(sensor_stats(raw)) is False
+    assert find_faults(raw, Units()) == []

@@ -71,3 +71,21 @@ def test_fault_options_need_the_simulator(capsys):
     assert "--backend sim" in capsys.readouterr().err
     assert main(["diag", "selftest", "--backend", "sim", "--fault", "dead:zz"]) == 2
     assert "no space named 'zz'" in capsys.readouterr().err
+
+
+def test_a_noise_free_board_says_stuck_sensors_were_not_checked(capsys):
+    status, report = selftest(capsys, "--noise", "clean", "--fault", "stuck:c2=2100")
+    assert status == 0 and report["faults"] == []
+    assert "stuck sensors are not checked" in report["notes"][0]
+
+
+def test_the_simulator_follows_the_profile_adc(capsys, tmp_path):
+    from importlib import resources
+    text = (resources.files("hw") / "profiles" / "direct.toml").read_text()
+    ten_bit = tmp_path / "ten-bit.toml"
+    ten_bit.write_text(text.replace('type = "MCP3208"', 'type = "MCP3008"'))
+    status, report = selftest(capsys, "--profile", str(ten_bit))
+    assert status == 0 and max(s["mean"] for s in report["sensors"]) < 1024
+    status, report = selftest(capsys, "--profile", str(ten_bit), "--fault", "dead:a1",
+                              "--fault", "stuck:k5=600")
+    assert {(f["space"], f["kind"]) for f in report["faults"]} == {("a1", "dead"), ("k5", "stuck")}

@@ -141,6 +141,7 @@ def classify(stats: SensorStats, units: Units,
     `empty_board`: readings far from mid-scale mean saturation (with pieces on, they may not).
     """
     out: dict[int, tuple[str, str]] = {}
+    can_tell_stuck = stuck_decidable(stats)
     top = units.adc_max
     noise = stats.std
     board = stats.board_noise
@@ -154,14 +155,22 @@ def classify(stats: SensorStats, units: Units,
             out[s] = ("saturated", f"reads {med:.0f} of {top}")
         elif empty_board and abs(off_mt) >= SATURATION_MT:
             out[s] = ("saturated", f"{off_mt:+.0f} mT from mid-scale on an empty board")
-        elif (stats.frames >= STUCK_MIN_FRAMES and stats.high[s] == stats.low[s]
-              and board >= STUCK_BOARD_NOISE):
+        elif can_tell_stuck and stats.high[s] == stats.low[s]:
             out[s] = ("stuck", f"{med:.0f} in all {stats.frames} frames")
         elif noise[s] > NOISY_FACTOR * board and noise[s] > floor:
             ratio = f"{noise[s] / board:.0f}x" if board > 0.05 else "far above"
             out[s] = ("noisy", f"{units.mt(noise[s]):.2f} mT RMS, {ratio} the board's "
                                f"{units.mt(board):.3f}")
     return out
+
+
+def stuck_decidable(stats: SensorStats) -> bool:
+    """Whether a sensor that never changed is stuck rather than merely quiet: only over enough
+    frames, on a board whose healthy sensors do show noise, and when few sensors are constant
+    (many constant ones mean the ADC's steps are coarser than the noise, not many faults)."""
+    constant = int(np.sum(stats.high == stats.low))
+    return (stats.frames >= STUCK_MIN_FRAMES and stats.board_noise >= STUCK_BOARD_NOISE
+            and constant <= N_SPACES // 4)
 
 
 def find_faults(frames, units: Units, empty_board: bool = True, wiring=None) -> list[Finding]:

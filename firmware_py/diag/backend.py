@@ -212,6 +212,11 @@ def _open_sim(prof, seed, noise, faults, real_time, with_person, pieces) -> Diag
     from sim.clock import RealTimeClock
     from sim.params import Params
     params = Params() if noise is None else Params.from_noise(noise)
+    # the simulator stands in for the board the profile describes: its ADC, sensor and rate
+    params = params.replace(adc_bits=prof.adc.bits, adc_vref=prof.adc.vref,
+                            sensitivity_mv_per_mt=prof.sensor.mv_per_mt,
+                            supply_v=prof.sensor.supply_v, oversample=prof.sensor.oversample,
+                            frame_rate=float(prof.scanner.rate_hz))
     sim = SimBoard(params, seed=seed, clock=RealTimeClock() if real_time else None)
     parsed = tuple(f if isinstance(f, Fault) else Fault.parse(f) for f in faults)
     for f in parsed:

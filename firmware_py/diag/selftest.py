@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import LinkLost
 from ..spaces import SPACES
 from .analysis import (BOARD_NOISE_LIMIT_MT, Finding, LinkSummary, SensorStats, find_faults,
-                       link_summary, sensor_stats)
+                       link_summary, sensor_stats, stuck_decidable)
 
 RATE_TOLERANCE = 0.2  # a frame rate within 20 % of the profile's is fine
 LOSS_LIMIT = 0.01  # more than 1 % of frames lost (or bad CRCs) is a fault
@@ -44,6 +44,7 @@ class Report:
     stats: SensorStats | None = None
     link: LinkSummary | None = None
     units: object = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -64,6 +65,7 @@ class Report:
                 "checks": [c.as_dict() for c in self.checks],
                 "faults": [f.as_dict() for f in self.faults],
                 "link": None if self.link is None else self.link.as_dict(),
+                "notes": self.notes,
                 "sensors": sensors}
 
 
@@ -105,6 +107,9 @@ def selftest(board, frames: int = 200, timeout: float = 2.0) -> Report:
         stats = sensor_stats(got)
         report.stats = stats
         report.faults = find_faults(stats, board.units, empty_board=True, wiring=board.wiring)
+        if not stuck_decidable(stats):
+            report.notes.append("the readings are too quiet (or too coarse) to tell a stuck "
+                                "sensor from a quiet one: stuck sensors are not checked")
         healthy = np.ones(len(SPACES), dtype=bool)
         healthy[[f.space for f in report.faults]] = False
         board_mt = float(board.units.mt(np.median(stats.std[healthy]))) if healthy.any() else 0.0
@@ -165,4 +170,6 @@ def show(console, report: Report) -> None:
         for x in report.faults:
             f.add_row(x.name, x.kind, x.detail, x.check)
         console.print(f)
+    for note in report.notes:
+        console.print(f"note: {note}")
     console.print("[green]PASS[/green]" if report.ok else "[bold red]FAIL[/bold red]")
