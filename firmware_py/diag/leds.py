@@ -124,6 +124,8 @@ def run(args, board=None) -> int:
         board.show(every(OFF))
         return 0
 
+    if board is None and args.backend == "sim" and space is not None and args.seconds is None:
+        args.real_time = True  # lit until Ctrl-C: wait on the wall clock, not in a busy loop
     return with_board("leds", args, body, board, person=False)
 
 
