@@ -36,7 +36,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from firmware_py.colours import BY_NAME, SIGNALS
+from firmware_py.colours import BY_NAME, PATTERNS, SIGNALS
 from firmware_py.errors import RecordError
 from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
 from firmware_py.spaces import N_SPACES, NEIGHBOURS, SPACES
@@ -77,6 +77,17 @@ for _s in SIGNALS:
     _BY_RGB[tuple(_s.rgb)].append(_s)
 
 
+def _longest_dark(pattern: str) -> float:
+    """The longest time a space showing `pattern` stays dark."""
+    p = PATTERNS[pattern]
+    gaps = [b_start - a_end for (_, a_end), (b_start, _) in zip(p.on, p.on[1:])]
+    gaps.append(p.period - p.on[-1][1] + p.on[0][0])
+    return max(gaps)
+
+
+_DARK_MAX = {name: _longest_dark(name) for name in PATTERNS}
+
+
 def _nearest(rgb) -> tuple | None:
     """The signal colour nearest to rgb (LEDs read back through gamma are a little off)."""
     best = min(_BY_RGB, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, rgb)))
@@ -86,13 +97,13 @@ def _nearest(rgb) -> tuple | None:
 class LedView:
     """What a person sees on the LEDs over the last `window` seconds: the signal on each space.
 
-    A blinking space counts as showing its colour though it is off part of the time (the window
-    spans every pattern's period). Each signal has its own colour (`firmware_py.colours`); the
-    nearest one is taken for colours a little off (LEDs read back through gamma), and should two
-    signals ever share a colour, the pattern (steady, or how often it blinks) tells them apart.
+    A blinking space counts as showing its colour though it is dark part of the time (the window
+    spans every pattern's period), until it has stayed dark longer than its pattern ever is (then
+    the board has moved on). Each signal has its own colour (`firmware_py.colours`); the nearest
+    one is taken for colours a little off (LEDs read back through the chain's gamma).
     """
 
-    def __init__(self, log: Iterable, now: float, window: float = 1.2, since: float = -1e9):
+    def __init__(self, log: Iterable, now: float, window: float = 1.3, since: float = -1e9):
         self.now = now
         self.signal: dict[int, str] = {}
         entries = list(log)
@@ -103,23 +114,22 @@ class LedView:
         recent = [e for e in entries if e[0] > start]
         before = [e for e in entries if e[0] <= start]
         frames = ([(start, before[-1][1])] if before else []) + recent
+        dark = (0, 0, 0)
         for space in range(N_SPACES):
-            states = [(t, tuple(f.spaces[space])) for t, f in frames]
-            lit = [rgb for _, rgb in states if rgb != (0, 0, 0)]
-            if not lit:
+            states = [(t, f.spaces[space]) for t, f in frames]
+            i = len(states) - 1
+            while i >= 0 and tuple(states[i][1]) == dark:
+                i -= 1
+            if i < 0:
                 continue
-            rgb = lit[-1]
-            first = next(i for i, (_, c) in enumerate(states) if c == rgb)
-            tail = [c for _, c in states[first:]]
-            runs = sum(1 for i, c in enumerate(tail) if c == rgb and (i == 0 or tail[i - 1] != rgb))
-            span = max(now - states[first][0], 1e-3)
-            pattern = ("steady" if all(c == rgb for c in tail)
-                       else "fast" if runs / span >= 2.5 else "slow")
-            candidates = _BY_RGB.get(rgb) or _BY_RGB.get(_nearest(rgb))
-            if not candidates:
+            rgb = tuple(states[i][1])
+            signal = _BY_RGB.get(rgb) or _BY_RGB.get(_nearest(rgb))
+            if not signal:
                 continue
-            match = [s for s in candidates if s.pattern == pattern] or candidates
-            self.signal[space] = match[0].name
+            signal = signal[0]
+            if i < len(states) - 1 and now - states[i + 1][0] > _DARK_MAX[signal.pattern] + 0.05:
+                continue  # dark for longer than its pattern ever is: no longer shown
+            self.signal[space] = signal.name
 
     def spaces(self, *names: str) -> list[int]:
         return sorted(s for s, n in self.signal.items() if n in names)
@@ -441,10 +451,18 @@ class Players:
             view = self.leds()
             asked = view.spaces("ask")
             flagged = view.spaces("remove")
-            if ply.is_move and ply.dst in asked and answers < 3:
+            if ply.is_move and asked and answers < 3:
+                # Show the board where the stack landed: lift it and set it back (a person
+                # does that too when the board's candidates leave out the real destination).
+                if ply.dst not in asked:
+                    self._complain(f"asked about {[SPACES[s] for s in asked]}, "
+                                   f"not {SPACES[ply.dst]}")
+                yield self._pause(self._draw("react"))
+                self._view = None
+                if not self.leds().shows("ask"):
+                    continue  # the board made up its mind meanwhile
                 quiet = False
                 answers += 1
-                yield self._pause(self._draw("react"))
                 self._note(f"answering: {SPACES[ply.dst]}")
                 self.hand.lift(ply.dst)
                 self.hand.put(ply.dst)
@@ -526,6 +544,8 @@ class Players:
         return bool(lit) and all(b.owner(s) == b.turn for s in lit)
 
     def _complain(self, text: str) -> None:
+        if self.complaints and self.complaints[-1][1] == text:
+            return  # still the same thing
         self.complaints.append((self.board.now, text))
         self._note(f"board: {text}")
 

@@ -222,3 +222,17 @@ def test_led_view_reads_every_signal_blinking_or_not():
     off = [(max(0, r - 6), min(255, g + 5), b) for r, g, b in (s.rgb for s in SIGNALS)]
     view = LedView([(0.0, LedFrame(tuple(off + [OFF] * (N_SPACES - len(off)))))], 0.5)
     assert view.signal == {space: sig.name for space, sig in enumerate(SIGNALS)}
+
+
+def test_led_view_forgets_a_signal_once_it_stays_dark():
+    e3 = INDEX["e3"]
+    log = []
+    for i in range(120):  # 'ask' (one short flash a second) until 1.2 s, then dark
+        t = i * 0.01
+        out = [OFF] * N_SPACES
+        out[e3] = rgb("ask", t)
+        log.append((t, LedFrame(tuple(out))))
+    log.append((1.2, LedFrame()))
+    assert LedView(log, 1.9).signal == {e3: "ask"}  # dark 0.7 s: may still be its pattern
+    assert LedView(log, 2.2).signal == {}           # dark longer than 'ask' ever is
+    assert LedView(log, 1.5, since=1.2).signal == {}  # a fresh look after the change
