@@ -60,3 +60,26 @@ def test_human_report(capsys, tmp_path):
     assert "[1/2] put a W piece on e3 (lit)" in out and "take it off f3" in out
     assert "no outliers" in out
     assert f"calibration written to {path}" in out.replace("\n", "")
+
+
+def test_ctrl_c_in_the_middle_leaves_the_leds_off_and_the_old_file_alone(capsys, tmp_path):
+    from firmware_py.cli import build_parser
+    from firmware_py.diag import calibrate
+    from firmware_py.diag.backend import open_board
+    from firmware_py.interfaces import BLANK
+    path = tmp_path / "cal.json"
+    path.write_text("old")
+    board = open_board("sim", seed=1)
+    read = board.read
+
+    def interrupted(timeout=None):
+        frame = read(timeout)
+        if frame.time > 3.0:  # a prompt is lit by now
+            assert board.sim.leds != BLANK
+            raise KeyboardInterrupt
+        return frame
+
+    board.read = interrupted
+    args = build_parser().parse_args(["diag", "calibrate", "--backend", "sim", "-o", str(path)])
+    assert calibrate.run(args, board=board) == 130
+    assert board.sim.leds == BLANK and board.sim.closed and path.read_text() == "old"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ..errors import DvonnError, HardwareUnavailable, LinkLost, ProfileError
+from ..errors import DvonnError, HardwareUnavailable, LinkLost
 from ..interfaces import BLANK, LedFrame, SensorFrame
 from ..spaces import SPACES, parse_space
 from .analysis import SEQ_MOD, Units
@@ -309,4 +309,4 @@ def board_from_args(args, person: bool = True, real_time: bool | None = None) ->
 
 OPEN_ERRORS = (DvonnError, ValueError, OSError)
 __all__ = ["DiagBoard", "Fault", "open_board", "add_arguments", "board_from_args",
-           "OPEN_ERRORS", "ProfileError"]
+           "OPEN_ERRORS"]
