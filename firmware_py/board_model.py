@@ -81,6 +81,11 @@ class BoardModel:
         self.geo = geometry or Geometry()
         self.rel_own = rel_own  # uncertainty of a piece's on-axis effect (magnet spread, model)
         self.rel_xt = rel_xt    # uncertainty of cross-talk changes
+        self._version = -1
+        self._xt: dict = {}
+        self._xtk: dict = {}
+        self._xt_stacks = None
+        self._xt_at: dict = {}
         g = self.geo
         ref = disc_bz(g.magnets["W"], 0.0, g.sensor_gap_mm)
         self._axial = {k: [disc_bz(m, 0.0, g.sensor_gap_mm + g.piece_pitch_mm * lv) / ref
@@ -118,6 +123,20 @@ class BoardModel:
 
     def crosstalk(self, sensor: int, space: int) -> float:
         """Codes at `sensor` per bottom White piece on `space` (learned, else from geometry)."""
+        self._check_version()
+        v = self._xt.get((sensor, space))
+        if v is None:
+            v = self._xt[(sensor, space)] = self._crosstalk(sensor, space)
+        return v
+
+    def _check_version(self) -> None:
+        if self._version != self.cal.version:  # the calibration learned something
+            self._version = self.cal.version
+            self._xt = {}
+            self._xtk = {}
+            self._xt_stacks = None
+
+    def _crosstalk(self, sensor: int, space: int) -> float:
         v = self.cal.crosstalk.get((sensor, space))
         if v is not None:  # measured with the bottom piece placed there
             return v / self.lateral(self.cal.kind[space] or "W", 0, sensor, space)
@@ -130,86 +149,157 @@ class BoardModel:
 
     def stack_crosstalk(self, sensor: int, space: int, stack, start: int = 0) -> float:
         """Codes at `sensor` from the pieces stack[start:] resting on `space`."""
-        x = self.crosstalk(sensor, space)
-        pol = self.cal.polarity
+        self._check_version()
+        per = self._xtk.get((sensor, space))
+        if per is None:
+            x = self.crosstalk(sensor, space)
+            pol = self.cal.polarity
+            rho = self._dist[(sensor, space)]
+            per = self._xtk[(sensor, space)] = {
+                k: [pol[k] * x * v for v in self._lat[(k, rho)]] for k in self.geo.magnets}
         total = 0.0
-        for level in range(start, len(stack)):
-            k = stack[level]
-            total += pol[k] * x * self.lateral(k, level, sensor, space)
+        for level in range(start, min(len(stack), LEVELS)):
+            total += per[stack[level]][level]
         return total
 
     def crosstalk_at(self, sensor: int, stacks) -> float:
-        """Total cross-talk at `sensor` from every stack within two steps."""
-        return sum(self.stack_crosstalk(sensor, t, stacks[t]) for t in NEAR[sensor] if stacks[t])
+        """Total cross-talk at `sensor` from every stack within two steps (cached for the last
+        list of stacks asked about: the reference position, asked about again and again)."""
+        self._check_version()
+        if stacks is not self._xt_stacks:
+            self._xt_stacks = stacks
+            self._xt_at = {}
+        v = self._xt_at.get(sensor)
+        if v is None:
+            v = self._xt_at[sensor] = sum(self.stack_crosstalk(sensor, t, stacks[t])
+                                          for t in NEAR[sensor] if stacks[t])
+        return v
 
-    def delta(self, changes: dict, ref, stacks) -> tuple[dict[int, float], dict[int, float]]:
+    def delta(self, changes: dict, ref, stacks, memo: dict | None = None
+              ) -> tuple[dict[int, float], dict[int, float]]:
         """Predicted change of each affected sensor, and its model variance (codes, codes²).
 
         changes: {space: new stack} for the spaces whose stack changes: () (emptied: lifted or
             removed), the old stack with pieces added on top (a move's landing), or anything
             else (a takeback: pieces taken off the top, a stack rebuilt).
         ref: the settled readings of the reference position `stacks` (49 stacks).
+        memo: a dict kept across calls with the same `ref` and `stacks` (candidates share most
+            of their changes: the same source emptied, the same stacks cut off).
         """
+        if len(changes) == 1 and memo is None:
+            (t, new), = changes.items()
+            d, var = self._change(t, new, ref, stacks)
+            return dict(d), dict(var)
+        d: dict[int, float] = {}
+        var: dict[int, float] = {}
+        for t, new in changes.items():
+            key = (t, new)
+            part = memo.get(key) if memo is not None else None
+            if part is None:
+                part = self._change(t, new, ref, stacks)
+                if memo is not None:
+                    memo[key] = part
+            pd, pv = part
+            for s, x in pd.items():
+                d[s] = d.get(s, 0.0) + x
+            for s, x in pv.items():
+                var[s] = var.get(s, 0.0) + x
+        return d, var
+
+    def _change(self, t: int, new, ref, stacks) -> tuple[dict[int, float], dict[int, float]]:
+        """delta() of one space's change."""
         d: dict[int, float] = {}
         var: dict[int, float] = {}
         rel_own, rel_xt = self.rel_own, self.rel_xt
         base = self.cal.baseline
-        for t, new in changes.items():
-            old = stacks[t]
-            if not new:  # emptied: the sensor returns to its baseline plus cross-talk
+        old = stacks[t]
+        if not new:  # emptied: the sensor returns to its baseline plus cross-talk
+            xt_old = self.crosstalk_at(t, stacks)
+            d[t] = d.get(t, 0.0) + (base[t] + xt_old - ref[t])
+            var[t] = var.get(t, 0.0) + (rel_xt * xt_old) ** 2 + self._base_var(t)
+            for s in NEAR[t]:
+                x = -self.stack_crosstalk(s, t, old)
+                d[s] = d.get(s, 0.0) + x
+                var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
+        elif new[:len(old)] != old:  # taken down to a prefix, or rebuilt differently
+            keep = 0
+            while keep < min(len(old), len(new)) and old[keep] == new[keep]:
+                keep += 1
+            own, v = 0.0, 0.0
+            if keep == 0:  # a new bottom piece: its strength is known only roughly
                 xt_old = self.crosstalk_at(t, stacks)
-                d[t] = d.get(t, 0.0) + (base[t] + xt_old - ref[t])
-                var[t] = var.get(t, 0.0) + (rel_xt * xt_old) ** 2 + self._base_var(t)
-                for s in NEAR[t]:
-                    x = -self.stack_crosstalk(s, t, old)
-                    d[s] = d.get(s, 0.0) + x
-                    var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
-            elif new[:len(old)] != old:  # taken down to a prefix, or rebuilt differently
-                keep = 0
-                while keep < min(len(old), len(new)) and old[keep] == new[keep]:
-                    keep += 1
-                own, v = 0.0, 0.0
-                if keep == 0:  # a new bottom piece: its strength is known only roughly
-                    xt_old = self.crosstalk_at(t, stacks)
-                    own += base[t] + xt_old - ref[t]
-                    v += (rel_xt * xt_old) ** 2 + self._base_var(t)
-                    if new:
-                        x = self.cal.polarity[new[0]] * self.cal.typical_unit() * self.axial(
-                            new[0], 0)
-                        own += x
-                        v += (0.12 * x) ** 2
-                    start_new = 1
-                else:
-                    for level in range(keep, len(old)):
-                        x = self.piece_own(t, old[level], level)
-                        own -= x
-                        v += (rel_own * x) ** 2
-                    start_new = keep
-                for level in range(start_new, len(new)):
-                    x = self.piece_own(t, new[level], level)
+                own += base[t] + xt_old - ref[t]
+                v += (rel_xt * xt_old) ** 2 + self._base_var(t)
+                if new:
+                    x = self.cal.polarity[new[0]] * self.cal.typical_unit() * self.axial(
+                        new[0], 0)
                     own += x
-                    v += (rel_own * x) ** 2
-                d[t] = d.get(t, 0.0) + own
-                var[t] = var.get(t, 0.0) + v
-                for s in NEAR[t]:
-                    x = (self.stack_crosstalk(s, t, new, keep)
-                         - self.stack_crosstalk(s, t, old, keep))
-                    d[s] = d.get(s, 0.0) + x
-                    var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
+                    v += (0.12 * x) ** 2
+                start_new = 1
             else:
-                h = len(old)
-                own = 0.0
-                v = 0.0
-                for level in range(h, len(new)):
-                    x = self.piece_own(t, new[level], level)
-                    own += x
+                for level in range(keep, len(old)):
+                    x = self.piece_own(t, old[level], level)
+                    own -= x
                     v += (rel_own * x) ** 2
-                d[t] = d.get(t, 0.0) + own
-                var[t] = var.get(t, 0.0) + v
-                for s in NEAR[t]:
-                    x = self.stack_crosstalk(s, t, new, h)
-                    d[s] = d.get(s, 0.0) + x
-                    var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
+                start_new = keep
+            for level in range(start_new, len(new)):
+                x = self.piece_own(t, new[level], level)
+                own += x
+                v += (rel_own * x) ** 2
+            d[t] = d.get(t, 0.0) + own
+            var[t] = var.get(t, 0.0) + v
+            for s in NEAR[t]:
+                x = (self.stack_crosstalk(s, t, new, keep)
+                     - self.stack_crosstalk(s, t, old, keep))
+                d[s] = d.get(s, 0.0) + x
+                var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
+        else:
+            h = len(old)
+            own = 0.0
+            v = 0.0
+            for level in range(h, len(new)):
+                x = self.piece_own(t, new[level], level)
+                own += x
+                v += (rel_own * x) ** 2
+            d[t] = d.get(t, 0.0) + own
+            var[t] = var.get(t, 0.0) + v
+            for s in NEAR[t]:
+                x = self.stack_crosstalk(s, t, new, h)
+                d[s] = d.get(s, 0.0) + x
+                var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
+        return d, var
+
+    def floating(self, t: int, level: int, pieces, lift_mm: float):
+        """Change and variance from `pieces` held `lift_mm` above the stack of height `level` on
+        `t` (a hand hovering a stack just above a space it might land on)."""
+        g = self.geo
+        pol = self.cal.polarity
+        unit = self.cal.unit(t)
+        d: dict[int, float] = {}
+        var: dict[int, float] = {}
+        own = v = 0.0
+        ref = disc_bz(g.magnets["W"], 0.0, g.sensor_gap_mm)
+        for k, kind in enumerate(pieces):
+            lv = level + k
+            h = g.sensor_gap_mm + g.piece_pitch_mm * lv + lift_mm
+            x = pol[kind] * unit * disc_bz(g.magnets[kind], 0.0, h) / ref
+            if kind == "D":
+                x *= self.axial("D", 0) / self._axial["D"][0]
+            own += x
+            v += (self.rel_own * x) ** 2
+        d[t], var[t] = own, v
+        frac = lift_mm / g.piece_pitch_mm
+        for s in NEAR[t]:
+            xs = self.crosstalk(s, t)
+            total = 0.0
+            for k, kind in enumerate(pieces):
+                lat = self._lat[(kind, self._dist[(s, t)])]
+                lv = level + k
+                a = lat[min(lv, LEVELS - 1)]
+                b = lat[min(lv + 1, LEVELS - 1)]
+                total += pol[kind] * xs * (a + (b - a) * frac)
+            d[s] = total
+            var[s] = (self.rel_xt * total) ** 2
         return d, var
 
     def _base_var(self, t: int) -> float:

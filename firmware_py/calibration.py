@@ -53,6 +53,18 @@ class Calibration:
     crosstalk: dict[tuple[int, int], float] = field(default_factory=dict)  # (sensor, source)
     polarity: dict[str, float] = field(default_factory=lambda: dict(POLARITY))
     baseline_known: bool = False  # True once read from an empty board (or a saved file)
+    version: int = 0  # bumped by every change of a response (models cache what they derive)
+
+    def changed(self) -> None:
+        """Say that responses or cross-talk changed (call after editing them directly)."""
+        self.version += 1
+        self._cache = {}
+
+    def _cached(self, key, compute):
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -69,6 +81,7 @@ class Calibration:
         self.baseline = [float(v) for v in values]
         self.noise = [max(float(s), 0.05) for s in spread]
         self.baseline_known = True
+        self.changed()
 
     def learn_placement(self, space: int, kind: str, before, after, *, others=()) -> None:
         """Learn from a placement of one `kind` piece on `space`: `before`/`after` are the
@@ -77,6 +90,7 @@ class Calibration:
         delta = [a - b for a, b in zip(after, before)]
         self.response[space] = delta[space]
         self.kind[space] = kind
+        self.changed()
         if others:
             return
         for s in NEAR[space]:  # per unit polarity, for this kind of piece at the bottom
@@ -84,6 +98,9 @@ class Calibration:
 
     def dvonn_factor(self) -> float:
         """|DVONN response| / |White or Black response|, learned once both were placed."""
+        return self._cached("dvonn", self._dvonn_factor)
+
+    def _dvonn_factor(self) -> float:
         d = [abs(r) for r, k in zip(self.response, self.kind) if k == "D" and r is not None]
         p = [abs(r) for r, k in zip(self.response, self.kind) if k in ("W", "B") and r is not None]
         if len(d) < 1 or len(p) < 4:
@@ -93,12 +110,18 @@ class Calibration:
     def unit(self, space: int) -> float:
         """The magnitude (codes) of one White/Black bottom piece on this sensor: learned, or the
         board's typical value, or the nominal prior."""
+        return self._cached(("unit", space), lambda: self._unit(space))
+
+    def _unit(self, space: int) -> float:
         r, k = self.response[space], self.kind[space]
         if r is not None:
             return abs(r) / (self.dvonn_factor() if k == "D" else 1.0)
         return self.typical_unit()
 
     def typical_unit(self) -> float:
+        return self._cached("typical", self._typical_unit)
+
+    def _typical_unit(self) -> float:
         known = [abs(r) for r, k in zip(self.response, self.kind) if k in ("W", "B") and r is not None]
         if known:
             return _median(known)

@@ -52,17 +52,20 @@ class Controller:
         placements calibrate the rest).
     settle_s: how long the board must be still before a snapshot counts (0.15-0.3 s).
     unexplained_s: how long a position that matches nothing stays before the difference is shown.
-    ask_after_s: how long "landed or still in the hand?" may stay open before the player is asked.
+    ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
+        stack still for this long, so after it only landings count (and if they still cannot be
+        told apart, the player is asked).
     """
 
     def __init__(self, board: Board | None = None, calibration: Calibration | None = None, *,
-                 settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
+                 settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 0.9,
                  geometry: Geometry | None = None, margin: float = 25.0,
                  fit_limit: float = 250.0, adc_max: int = 4095):
         self.cal = calibration or Calibration.nominal(adc_max=adc_max)
         self.model = BoardModel(self.cal, geometry)
-        self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit)
-        self.settler = Settler(settle_s, tolerance=2.5 * self.cal.codes_per_mt)
+        self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit,
+                                   hold_s=ask_after_s)
+        self.settler = Settler(settle_s, tolerance=2.5 * self.cal.codes_per_mt, refresh_s=0.35)
         self.state = BoardState(board=board if board is not None else Board())
         self.unexplained_s = unexplained_s
         self.ask_after_s = ask_after_s
@@ -161,6 +164,7 @@ class Controller:
             return
         # Keep the stillness tolerance just above what this board's noise needs.
         self.settler.tolerance = tolerance_for(max(noise, 0.3), 0.25 * self.cal.codes_per_mt)
+        self.settler.noise = max(noise, 0.3)
         st = self.state
         if st.mode == "link_lost":
             return
@@ -208,6 +212,7 @@ class Controller:
                 cal.response[s] = (snap.values[s] - cal.baseline[s] - upper
                                    - self.model.crosstalk_at(s, stacks))
                 cal.kind[s] = stacks[s][0]
+        cal.changed()
         self._set_ref(snap, stacks)
         self._settle_mode()
 
@@ -225,6 +230,9 @@ class Controller:
             self._settle_mode()
         elif kind == "lifted":
             best = d.best
+            if (snap.time - snap.stable_since >= self.unexplained_s and not best.plies
+                    and self._ask_landings(d)):
+                return  # held still for long, or a landing too faint to see: ask
             self._commit(best.plies, asked=False)
             self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
             self._clear_doubt()
@@ -250,21 +258,28 @@ class Controller:
         if unsure_landed:
             # A landing too faint to tell from a hand holding the stack just above: wait a
             # little (a hand moves on), then ask.
-            if self._doubt_since is None:
-                self._doubt_since = snap.stable_since
             lifted = [c for c in rivals if c.kind == "lifted"]
-            if snap.time - self._doubt_since < self.ask_after_s:
-                if lifted and self.state.mode not in ("lifted",):
-                    self._show_lifted(lifted[0].src)
+            if snap.time - snap.stable_since >= self.ask_after_s and self._ask_landings(d):
                 return
-            rivals = [c for c in rivals if c.kind in ("commit", "illegal")]
-            if not rivals:
-                if lifted:
-                    self._show_lifted(lifted[0].src)
-                return
-            self._ask(rivals, single=True)  # "did you land on it?" is a fair question too
+            if lifted and self.state.mode != "lifted":
+                self._show_lifted(lifted[0].src)
             return
         self._ask(rivals)
+
+    def _ask_landings(self, d: Decision) -> bool:
+        """Ask about the landings that fit best ("did you land on it?" is a fair question
+        when the stack may still be in the hand); False when no landing fits at all."""
+        landings = [c for c in d.candidates if c.kind in ("commit", "illegal")]
+        if not landings or landings[0].chi2 > self.inference.fit_limit:
+            return False
+        top = landings[0].chi2
+        rivals, seen = [], set()
+        for c in landings:
+            if c.chi2 - top < self.inference.margin and c.key not in seen:
+                seen.add(c.key)
+                rivals.append(c)
+        self._ask(rivals, single=True)
+        return self.state.mode == "asking"
 
     def _ask(self, rivals, single: bool = False) -> None:
         st = self.state
@@ -360,8 +375,43 @@ class Controller:
         if self._unexplained_since is None:
             self._unexplained_since = snap.stable_since
         self._unexplained_marks = (d.lost, d.extra)
-        if st.mode == "unexplained" or snap.time - self._unexplained_since >= self.unexplained_s:
+        waited = snap.time - self._unexplained_since
+        if d.best is not None and d.best.kind == "match" and waited >= self.unexplained_s:
+            # Right stacks on the right spaces, but the field disagrees: show where, and after
+            # a while more take the board as it is (a piece swapped for another of its kind).
+            if waited >= 2 * self.unexplained_s and self._resync(d.best, snap):
+                return
             self._show_unexplained()
+            st.error = self.inference.misfits(d.best, snap.values, snap.frames, self.ref,
+                                              self.ref_frames, self.ref_stacks,
+                                              snap.time - self.ref_time)[:3]
+            return
+        if st.mode == "unexplained" or waited >= self.unexplained_s:
+            self._show_unexplained()
+
+    def _resync(self, cand, snap) -> bool:
+        """Adopt `snap` as the reference for `cand` (a match by occupancy) when every stack
+        reads with its bottom piece's polarity; relearn the bottom pieces that changed."""
+        cal = self.cal
+        stacks = cand.stacks
+        values = snap.values
+        for s in range(N_SPACES):
+            if stacks[s] and ((values[s] - cal.baseline[s] > 0)
+                              != (cal.polarity[stacks[s][0]] > 0)):
+                return False
+        for s in self.inference.misfits(cand, values, snap.frames, self.ref, self.ref_frames,
+                                        self.ref_stacks, snap.time - self.ref_time):
+            if stacks[s]:
+                upper = sum(self.model.piece_own(s, k, lv) for lv, k in enumerate(stacks[s]) if lv)
+                cal.response[s] = (values[s] - cal.baseline[s] - upper
+                                   - self.model.crosstalk_at(s, stacks))
+                cal.kind[s] = stacks[s][0]
+        cal.changed()
+        self.stats["resyncs"] += 1
+        self.pending = {r: stacks[r] for r in cand.pending}
+        self._set_ref(snap, stacks)
+        self._settle_mode()
+        return True
 
     def _error_text(self, d: Decision) -> str:
         st = self.state
@@ -435,7 +485,7 @@ class Controller:
     def _set_ref(self, snap, stacks) -> None:
         self.ref = snap.values
         self.ref_frames = snap.frames
-        self.ref_stacks = list(stacks)
+        self.ref_stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
         self.ref_time = snap.time
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]

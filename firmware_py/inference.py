@@ -49,6 +49,7 @@ class Candidate:
     src: int | None = None
     dst: int | None = None
     chi2: float = math.inf
+    hover: tuple | None = None  # (space, level, pieces, lift_mm): held just above a stack
 
     @property
     def key(self) -> tuple:
@@ -87,8 +88,9 @@ class Inference:
     """Explains settled snapshots against the recorded game (see the module docstring)."""
 
     def __init__(self, model: BoardModel, margin: float = 25.0, fit_limit: float = 250.0,
-                 drift_mt_per_min: float = 0.05, depth: int = 2):
+                 drift_mt_per_min: float = 0.05, depth: int = 2, hold_s: float = 0.9):
         self.model = model
+        self.hold_s = hold_s
         self.margin = margin
         self.fit_limit = fit_limit
         self.drift_mt_per_min = drift_mt_per_min
@@ -107,18 +109,19 @@ class Inference:
         r = values[space] - cal.baseline[space] - self.model.crosstalk_at(space, stacks)
         if (r > 0) != (cal.polarity[kind] > 0):
             return False
-        unit = cal.typical_unit()
-        mid = 0.5 * (1 + cal.dvonn_factor()) * unit
-        if kind == "D" and abs(r) < 0.85 * mid:
-            return False
-        if kind != "D" and cal.polarity["D"] == cal.polarity[kind] and abs(r) > 1.15 * mid:
-            return False
-        return True
+        if cal.polarity["D"] != cal.polarity[kind] and kind != "D":
+            return True
+        # DVONN and the piece of the same polarity differ in strength only (about 1.28x): the
+        # midpoint splits them with a margin wider than the magnet and sensor spreads.
+        mid = 0.5 * (1 + cal.dvonn_factor()) * cal.typical_unit()
+        return (abs(r) >= mid) == (kind == "D")
 
     # -- candidates --------------------------------------------------------------------------
-    def candidates(self, board: Board, pending: dict, occ: frozenset, values) -> list[Candidate]:
+    def candidates(self, board: Board, pending: dict, occ: frozenset, values,
+                   moved: frozenset | None = None) -> list[Candidate]:
         """Every configuration reachable from `board` (with the cut-off stacks `pending`
-        {space: stack} still standing) whose occupancy equals `occ`."""
+        {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
+        tried only on the spaces in `moved` (those whose reading changed: default all)."""
         expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
         gone = expected - occ       # emptied: sources, removals, lifted stacks
         new = occ - expected        # newly occupied: placements (or stacks set on empty spaces)
@@ -148,7 +151,7 @@ class Inference:
                     if not plies:
                         legal = set(bd.destinations(s))
                         for d in range(N_SPACES):
-                            if held[d] and d not in legal:
+                            if held[d] and d not in legal and (moved is None or d in moved):
                                 put = list(held)
                                 put[d] = held[d] + stacks[s]
                                 out.append(Candidate("illegal", plies, bd, put, kept, s, d))
@@ -178,32 +181,92 @@ class Inference:
         return out
 
     # -- scoring -----------------------------------------------------------------------------
+    def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,
+                age_s: float, z_limit: float = 8.0) -> list[int]:
+        """The spaces whose readings `cand` explains worst (|z| above `z_limit`), worst first:
+        where to look when a position matches by occupancy but not by field (a knocked stack,
+        a piece swapped for another)."""
+        zs: list[tuple[float, int]] = []
+        self.score([cand], values, frames, ref, ref_frames, ref_stacks, age_s, zs)
+        return [s for z, s in sorted(zs, reverse=True) if z > z_limit]
+
     def score(self, cands: list[Candidate], values, frames: int, ref, ref_frames: int,
-              ref_stacks, age_s: float) -> None:
+              ref_stacks, age_s: float, zs: list | None = None, memo: dict | None = None
+              ) -> None:
         """Set each candidate's chi-square: how well its predicted change from `ref` (the
-        settled readings of `ref_stacks`, `age_s` seconds old) fits `values`."""
+        settled readings of `ref_stacks`, `age_s` seconds old) fits `values`. With `zs` (one
+        candidate), the |z| of every sensor is appended to it as (|z|, space)."""
         cal = self.model.cal
         floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
                                                  * age_s / 60.0) ** 2
-        q = 1.0 / 12.0  # rounding of each reading to a whole code
+        # Rounding each reading to a whole code averages out only when noise dithers it.
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
-        v0 = [(cal.noise[s] ** 2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
-              for s in range(N_SPACES)]
+        v0 = []
+        for s in range(N_SPACES):
+            n2 = cal.noise[s] ** 2
+            q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
+            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor)
         chi0 = [r0[s] * r0[s] / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:
             changes = {t: c.stacks[t] for t in range(N_SPACES) if c.stacks[t] != ref_stacks[t]}
             if not changes:
                 c.chi2 = total0
+                if zs is not None:
+                    zs.extend((math.sqrt(chi0[s]), s) for s in range(N_SPACES))
                 continue
-            d, var = self.model.delta(changes, ref, ref_stacks)
+            d, var = self.model.delta(changes, ref, ref_stacks, {} if memo is None else memo)
+            if c.hover is not None:
+                t, level, pieces, lift = c.hover
+                fd, fv = self.model.floating(t, level, tuple(pieces), lift)
+                for k, x in fd.items():
+                    d[k] = d.get(k, 0.0) + x
+                    var[k] = var.get(k, 0.0) + fv[k]
             chi = total0
             for s, ds in d.items():
                 r = r0[s] - ds
                 chi += r * r / (v0[s] + var[s]) - chi0[s]
             c.chi2 = chi
+            if zs is not None:
+                zs.extend((abs(r0[s] - d.get(s, 0.0)) / math.sqrt(v0[s] + var.get(s, 0.0)), s)
+                          for s in range(N_SPACES))
 
     # -- decision ----------------------------------------------------------------------------
+    def hovers(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each landing fitting within `limit`: the same stack held just above instead."""
+        out = []
+        for c in cands:
+            if c.chi2 > limit or c.kind not in ("commit", "illegal"):
+                continue
+            if c.kind == "illegal":
+                src, dst, board, plies = c.src, c.dst, c.board, c.plies
+                moved = c.stacks[dst][len(c.stacks[dst]) - len(board.stack(src)):]
+                below = c.stacks[dst][:len(c.stacks[dst]) - len(moved)]
+                pending = c.pending
+            else:
+                last = max(i for i, p in enumerate(c.plies) if not p.is_pass)
+                ply = c.plies[last]
+                if ply.is_placement:
+                    continue
+                board = c.board.copy()
+                for _ in range(len(c.plies) - last):
+                    board.pop()
+                if any(r not in c.pending for r in board.isolated_by(ply)):
+                    continue  # its cut-off stacks are already gone: it did land
+                src, dst, plies = ply.src, ply.dst, c.plies[:last]
+                moved = board.stack(src)
+                below = board.stack(dst)
+                pending = frozenset(r for r in c.pending if r not in board.isolated_by(ply))
+            stacks = list(c.stacks)
+            stacks[dst] = below
+            stacks[src] = ()
+            for r in board.isolated_by(ply) if c.kind == "commit" else ():
+                stacks[r] = board.stack(r)
+            for lift in (0.7, 1.5, 2.5, 3.5):
+                out.append(Candidate("lifted", plies, board, stacks, pending, src=src,
+                                     hover=(dst, len(below), moved, lift)))
+        return out
+
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
                 age_s: float) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
@@ -211,7 +274,11 @@ class Inference:
         physical stacks `ref_stacks`."""
         values = snapshot.values
         occ = self.occupancy(values)
-        cands = self.candidates(board, pending, occ, values)
+        cal = self.model.cal
+        moved = frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
+                          > 3.0 * cal.noise[s] * (1.0 / snapshot.frames + 1.0 / ref_frames) ** 0.5
+                          + 0.03 * cal.codes_per_mt)
+        cands = self.candidates(board, pending, occ, values, moved)
         if not cands:
             expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
             lost = sorted(expected - occ)
@@ -221,8 +288,15 @@ class Inference:
                 movers = set(board.mobile_stacks())
                 bad = [s for s in lost if s not in movers and s not in pending]
             return Decision("unexplained", lost=lost, extra=extra, illegal_lift=bad)
-        self.score(cands, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s)
+        memo: dict = {}
+        self.score(cands, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None, memo)
         cands.sort(key=lambda c: c.chi2)
+        if snapshot.time - snapshot.stable_since < self.hold_s:
+            extra = self.hovers(cands, cands[0].chi2 + 2 * self.margin)
+            if extra:
+                self.score(extra, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s,
+                           None, memo)
+                cands = sorted(cands + extra, key=lambda c: c.chi2)
         best = cands[0]
         close = [c for c in cands if c.chi2 - best.chi2 < self.margin]
         keys = {c.key for c in close}

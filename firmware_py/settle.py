@@ -44,7 +44,9 @@ class Settler:
 
     tolerance: largest change (ADC codes) of any sensor that still counts as still; set it well
     above the reading noise (see `tolerance_for`). refresh_s: how often a still board is
-    reported again (drift tracking); None never.
+    reported again (drift tracking); None never. `noise` (RMS codes of one reading, default
+    tolerance / 6) sets the trend test: a window whose two halves differ by more than noise
+    is still creeping, and only its second half is kept.
     """
 
     def __init__(self, settle_s: float = 0.2, tolerance: float = 8.0,
@@ -54,6 +56,7 @@ class Settler:
         self.settle_s = settle_s
         self.tolerance = float(tolerance)
         self.refresh_s = refresh_s
+        self.noise = tolerance / 6.0  # RMS noise of one reading (codes), for the trend test
         self.snapshot: Snapshot | None = None  # the last one reported
         self.moving = False  # True while the readings are changing (a hand on the board)
         self._reset(None, None)
@@ -61,10 +64,23 @@ class Settler:
     def _reset(self, time, raw) -> None:
         self._anchor = raw
         self._start = time
+        self._frames = [raw] if raw is not None else []
+        self._times = [time] if raw is not None else []
         self._sum = list(raw) if raw is not None else None
         self._sq = list(map(mul, raw, raw)) if raw is not None else None
-        self._n = 1 if raw is not None else 0
         self._reported = None  # time of the last report in this still period
+
+    def _keep_from(self, i: int) -> None:
+        """Drop the window's first i frames (a trend in them, or an old part of a long still)."""
+        frames = self._frames = self._frames[i:]
+        self._times = self._times[i:]
+        self._anchor = frames[0]
+        total = list(frames[0])
+        sq = list(map(mul, frames[0], frames[0]))
+        for raw in frames[1:]:
+            total = list(map(add, total, raw))
+            sq = list(map(add, sq, map(mul, raw, raw)))
+        self._sum, self._sq = total, sq
 
     @property
     def still_for(self) -> float:
@@ -84,26 +100,43 @@ class Settler:
             self.moving = True
             self._reset(time, raw)
             return None
+        self._frames.append(raw)
+        self._times.append(time)
         self._sum = list(map(add, self._sum, raw))
         self._sq = list(map(add, self._sq, map(mul, raw, raw)))
-        self._n += 1
-        held = time - self._start
-        if held < self.settle_s:
+        if time - self._times[0] < self.settle_s:
             return None
         if self._reported is not None and (self.refresh_s is None
                                            or time - self._reported < self.refresh_s):
             return None
+        n = len(self._frames)
+        half = n // 2
+        if self._trend(half):
+            # Still within the tolerance but still creeping (a stack being set down slowly,
+            # a wide tolerance on a noisy board): wait for the second half to stand alone.
+            self._keep_from(half)
+            return None
         self._reported = time
         self.moving = False
-        n = self._n
         mean = tuple(s / n for s in self._sum)
         spread = tuple(max(q / n - m * m, 0.0) ** 0.5 for q, m in zip(self._sq, mean))
         self.snapshot = Snapshot(mean, spread, n, time, self._start)
-        if held > 4 * self.settle_s:  # a long still period: restart the mean so drift shows
-            self._reset(time, raw)
-            self._reported = time
-            self._start = self.snapshot.stable_since
+        if n > 120:  # a long still period: average only the recent part, so drift shows
+            self._keep_from(n - 60)
         return self.snapshot
+
+    def _trend(self, half: int) -> bool:
+        """Whether the first and second halves of the window differ by more than noise."""
+        frames = self._frames
+        n = len(frames)
+        if half < 3:
+            return False
+        first = list(frames[0])
+        for raw in frames[1:half]:
+            first = list(map(add, first, raw))
+        second = map(sub, self._sum, first)
+        limit = 4.5 * self.noise * (1.0 / half + 1.0 / (n - half)) ** 0.5 + 0.6
+        return max(abs(a / half - b / (n - half)) for a, b in zip(first, second)) > limit
 
 
 def tolerance_for(noise_codes: float, floor_codes: float) -> float:
