@@ -33,8 +33,10 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope: Playwright's sync API runs an event loop on this thread while it is open,
+    # which other tests' asyncio.run() must not find.
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b

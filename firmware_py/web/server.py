@@ -228,11 +228,13 @@ async def answer(source: GameSource, text: str, acting: bool) -> dict:
         said = await asyncio.get_running_loop().run_in_executor(None, source.act, req.kind,
                                                                 req.args)
     except ActionRefused as e:
-        return {"type": "error", "id": req.id, "message": f"{req.kind}: {e}"}
+        return {**e.extra, "type": "error", "id": req.id, "message": f"{req.kind}: {e}"}
     except Exception as e:  # a fault in the source must not end the page or the game
         log.exception("%s failed", req.kind)
         return {"type": "error", "id": req.id,
                 "message": f"{req.kind}: failed inside the board software: {e}"}
+    if isinstance(said, dict):
+        return {**said, "type": "ok", "id": req.id}
     return {"type": "ok", "id": req.id, "message": said}
 
 

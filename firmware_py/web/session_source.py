@@ -54,6 +54,8 @@ class SimDesk:
         self._held = self._idle = self._loose = None
         self._placing = 0  # placements queued since the hand was last idle (for the next piece)
         self._placed_before = 0  # pieces on the table when the hand was last idle
+        self.done = 0  # requests done; the page trusts `will_hold` once it has seen its own
+        self.will_hold = False  # whether the hand holds a stack once its queued actions are done
 
     # -- SensorSource -----------------------------------------------------------------------------
     def read_frame(self, timeout: float | None = None) -> SensorFrame | None:
@@ -72,8 +74,9 @@ class SimDesk:
             future.set_exception(ActionRefused("the board was shut down"))
 
     # -- requests from the page (any thread) ------------------------------------------------------
-    def call(self, fn: Callable[[], Any], wait: float = ANSWER_WITHIN):
-        """Run fn on the loop thread at its next frame; its result, or its error as ActionRefused."""
+    def call(self, fn: Callable[[], Any], wait: float = ANSWER_WITHIN) -> dict:
+        """Run fn on the loop thread at its next frame: {'message': its result, 'done': the
+        number of requests done so far}, or its error as ActionRefused."""
         future: Future = Future()
         with self._lock:
             self._calls.append((fn, future))
@@ -82,19 +85,19 @@ class SimDesk:
         except FutureTimeout:
             raise ActionRefused("the simulated board is not running") from None
         except ValueError as e:  # sim.hand.HandError and bad fault values
-            raise ActionRefused(str(e)) from None
+            raise ActionRefused(str(e), {"done": self.done}) from None
 
     def act(self, kind: str, args: dict[str, Any]) -> str | None:
         hand = self.board.hand
         space = args.get("space")
         if kind == "lift":
-            return self.call(lambda: hand.lift(space, args.get("count")))
+            return self.call(lambda: self._then(hand.lift(space, args.get("count")), True))
         if kind == "put":
-            return self.call(lambda: hand.put(space))
+            return self.call(lambda: self._then(hand.put(space), False))
         if kind == "remove":
-            return self.call(lambda: hand.remove(space))
+            return self.call(lambda: self._then(hand.remove(space), False))
         if kind == "discard":
-            return self.call(hand.discard)
+            return self.call(lambda: self._then(hand.discard(), False))
         if kind == "knock":
             return self.call(lambda: hand.knock(space))
         if kind == "restore":
@@ -117,6 +120,10 @@ class SimDesk:
             raise ActionRefused("every piece is placed (choose a kind to place one anyway)")
         return "D" if n < 3 else ("B" if n % 2 else "W")
 
+    def _then(self, said, holding: bool):
+        self.will_hold = holding  # the hand queued the action: this is how it will end
+        return said
+
     def _place(self, space: int, piece: str | None) -> str:
         board = self.board
         if board.hand.idle():  # everything queued is done: the table says it all
@@ -136,13 +143,24 @@ class SimDesk:
                     return
                 fn, future = self._calls.popleft()
             try:
-                future.set_result(fn())
+                result = fn()
             except BaseException as e:
+                self.done += 1
                 future.set_exception(e)
+            else:
+                self.done += 1
+                future.set_result({"message": result, "done": self.done})
+            self._plan()
             self.changes += 1
+
+    def _plan(self) -> None:
+        hand = self.board.hand
+        if hand.idle():
+            self.will_hold = bool(hand.held)
 
     def _notice_changes(self) -> None:
         hand = self.board.hand
+        self._plan()
         now = (hand.holding, hand.idle(), len(self.board.loose))
         if now != (self._held, self._idle, self._loose):
             self._held, self._idle, self._loose = now
@@ -178,7 +196,8 @@ class SimDesk:
             "loose": [{"home": SPACES[lo.home], "stack": "".join(p.kind for p in lo.pieces)}
                       for lo in list(board.loose)],
             "hand": {"holding": "".join(hand.holding), "idle": hand.idle(),
-                     "busy": not hand.idle()},
+                     "busy": not hand.idle(), "will_hold": self.will_hold},
+            "done": self.done,
             "removed": len(board.removed),
             "faults": {"noise": self.noise, "dead": None if self.dead is None
                        else SPACES[self.dead], "link": self.link},

@@ -9,7 +9,8 @@ session's frame loop) takes care of its own locking.
 - `sim_view()`   in simulator mode, the simulated table: {'stacks': {space: 'BDW'}, 'hand': ...,
                  'faults': {...}}; None on a real board
 - `act(kind, args)` do one validated request (see `protocol.MESSAGES`); returns a short text for
-                 the page or None; raises `ActionRefused` with a sentence when it cannot
+                 the page or None (or a dict: 'message' and more keys for the reply); raises
+                 `ActionRefused` with a sentence when it cannot
 - `session_view()` optional extras of a running session: {'rebuild': [lines], 'game': id}
 - `changes()`    a counter that moves whenever anything shown may have changed, or None when the
                  source cannot tell (the server then compares what it would send)
@@ -34,7 +35,14 @@ from ..state import BoardState
 
 
 class ActionRefused(Exception):
-    """The board, game or simulated hand cannot do what the page asked; the text says why."""
+    """The board, game or simulated hand cannot do what the page asked; the text says why.
+
+    `extra` goes into the error reply beside the message (e.g. {'done': 12}).
+    """
+
+    def __init__(self, message: str, extra: dict | None = None):
+        super().__init__(message)
+        self.extra = extra or {}
 
 
 class GameSource:

@@ -10,8 +10,8 @@ const PIECE_WORD = { W: "white", B: "black", D: "DVONN" };
 
 const page = {
   layout: null, canAct: false, simulator: false, game: null, sim: null, leds: null,
-  tool: "move", pendingLift: null, gesture: null, nextId: 1, ws: null, spaces: {},
-  replies: [],
+  tool: "move", gesture: null, nextId: 1, ws: null, spaces: {},
+  replies: [], inflight: {}, acked: 0, plan: false,
 };
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +29,11 @@ function connect() {
   };
 }
 
+// What the hand will hold once everything asked of it is done. The server says so in each
+// state (`will_hold`, with `done`: requests done so far); while requests of ours are on the way,
+// or the last state predates their answers, the page goes by what it asked for.
+const HAND_PLAN = { lift: true, put: false, discard: false, remove: false };
+
 function send(message) {
   const id = page.nextId++;
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
@@ -36,7 +41,14 @@ function send(message) {
     return null;
   }
   page.ws.send(JSON.stringify(Object.assign({ id }, message)));
+  page.inflight[id] = message.type;
+  if (message.type in HAND_PLAN) page.plan = HAND_PLAN[message.type];
   return id;
+}
+
+function answered(m) {
+  if (m.id in page.inflight) delete page.inflight[m.id];
+  if (typeof m.done === "number") page.acked = Math.max(page.acked, m.done);
 }
 
 function sendRaw(text) {  // for tests: anything at all
@@ -50,20 +62,17 @@ function receive(m) {
     setup();
   } else if (m.type === "state") {
     page.game = m.game; page.sim = m.sim; page.session = m.session || null;
-    if (page.pendingLift && page.sim && page.sim.hand) {
-      const h = page.sim.hand;
-      if (h.holding || (h.idle && Date.now() - page.pendingLift.at > 1500)) page.pendingLift = null;
-    }
     draw();
   } else if (m.type === "leds") {
     page.leds = m.leds; drawLeds();
   } else if (m.type === "error") {
     page.replies.push(m);
-    if (page.pendingLift && m.id === page.pendingLift.id) page.pendingLift = null;
+    answered(m);
     notice(m.message);
     drawHand();
   } else if (m.type === "ok") {
     page.replies.push(m);
+    answered(m);
     if (m.message) notice(m.message, true);
   }
 }
@@ -235,7 +244,9 @@ function draw() {
     moves.dataset.last = game.moves.join(" ");
     moves.scrollTop = moves.scrollHeight;
   }
-  const rebuild = (page.session && page.session.rebuild) || [];
+  // The session keeps its rebuild lines until the next ply; once the board matches, they are done.
+  const rebuilding = !["idle", "over", "lifted", "removing"].includes(game.mode);
+  const rebuild = (rebuilding && page.session && page.session.rebuild) || [];
   const rb = $("rebuild");
   rb.hidden = rebuild.length === 0;
   rb.innerHTML = rebuild.length ? "<li><b>Rebuild:</b></li>" : "";
@@ -269,15 +280,17 @@ function drawLeds() {
 }
 
 function holding() {
-  const h = page.sim && page.sim.hand;
-  return !!((h && h.holding) || page.pendingLift);
+  const sim = page.sim;
+  if (!sim || !sim.hand) return page.plan;
+  const waiting = Object.keys(page.inflight).length > 0 || sim.done < page.acked;
+  return waiting ? page.plan : sim.hand.will_hold;
 }
 
 function drawHand() {
   if (!page.simulator) return;
   const h = (page.sim && page.sim.hand) || {};
   let text = h.holding ? `holding ${describe("", h.holding).slice(2)}` : "empty";
-  if (!h.holding && page.pendingLift) text = "lifting…";
+  if (!h.holding && holding()) text = "lifting…";
   if (h.busy) text += " (moving…)";
   $("hand").textContent = text;
   $("btn-discard").hidden = !h.holding;
@@ -322,8 +335,7 @@ function onDown(ev) {
     if (!holding() && name !== "box") {
       if (stacks[name]) {
         const count = $("lift-count").value;
-        const id = send({ type: "lift", space: name, count: count ? Number(count) : null });
-        page.pendingLift = { id, at: Date.now(), from: name };
+        send({ type: "lift", space: name, count: count ? Number(count) : null });
         page.gesture.lifted = true;
         drawHand();
       } else if (page.game.phase === 1 || $("piece").value) {

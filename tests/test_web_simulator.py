@@ -1,0 +1,230 @@
+"""`dvonn-board sim` through its page in a real headless Chromium: the whole pipeline (simulated
+physics -> sensor frames -> controller -> store -> LEDs -> page), acted on only by clicking and
+dragging as a person would. The simulated clock runs faster than real time (`speed`) so a whole
+game takes seconds; every wait is on what the page shows, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from firmware_py.controller import Controller
+from firmware_py.rules import Board, Ply
+from firmware_py.spaces import SPACES
+from firmware_py.store import Store
+from firmware_py.web.simulator import SimulatorRun
+
+from .test_web_browser import browser, expect, needs_chromium, new_page, sync_api  # noqa: F401
+
+pytestmark = needs_chromium
+SPEED = 20.0  # simulated seconds per wall-clock second
+WAIT = 15_000  # ms: generous for a loaded 2-core machine; passing runs take a fraction of it
+
+
+def make_controller(board):
+    return Controller(board=board)
+
+
+@pytest.fixture()
+def simulator(tmp_path):
+    """Start a simulator (optionally resuming the plies given) and return its run."""
+    runs = []
+
+    def start(plies=()):
+        db = tmp_path / "sim.sqlite3"
+        if plies:
+            with Store(db) as store:
+                game = store.new_game({"Event": "test"})
+                for ply in plies:
+                    store.add_ply(game, ply)
+        run = SimulatorRun(make_controller, db, seed=7, speed=SPEED, port=0).start()
+        runs.append(run)
+        return run
+    yield start
+    for run in runs:
+        run.stop()
+
+
+def hit(page, name: str):
+    return page.locator(f'[data-space="{name}"] .hit')
+
+
+def open_board(new_page, run):  # noqa: F811
+    page = new_page(run.web.url, viewport={"width": 1200, "height": 900})
+    expect(page.locator("#kind")).to_have_text("simulator")
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    return page
+
+
+def drag(page, src: str, dst: str) -> None:
+    a, b = hit(page, src).bounding_box(), hit(page, dst).bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def play(page, board: Board, ply, by_drag: bool = False) -> None:
+    """Make `ply` with the page's controls, wait until it is recorded, clear cut-off stacks."""
+    moves = page.locator("#moves li")
+    if ply.is_pass:  # forced: the controller records it by itself
+        board.push(ply)
+        expect(moves).to_have_count(board.ply_count, timeout=WAIT)
+        return
+    cut = board.isolated_by(ply) if ply.is_move else []
+    if ply.is_placement:
+        hit(page, SPACES[ply.dst]).click()
+    elif by_drag:
+        drag(page, SPACES[ply.src], SPACES[ply.dst])
+    else:
+        hit(page, SPACES[ply.src]).click()   # lift
+        hit(page, SPACES[ply.dst]).click()   # set down
+    board.push(ply)
+    try:
+        page.wait_for_function("n => window.dvonn.page.game.moves.length >= n"
+                               " || window.dvonn.page.game.mode === 'asking'",
+                               arg=board.ply_count, timeout=WAIT)
+    except sync_api.TimeoutError:
+        pytest.fail(f"{ply} (ply {board.ply_count}) not recorded: the page shows "
+                    + str(page.evaluate("[window.dvonn.page.game, window.dvonn.page.sim]")))
+    if page.locator("#mode").text_content() == "asking":  # answer: lift where it landed, set back
+        hit(page, SPACES[ply.dst]).click()
+        hit(page, SPACES[ply.dst]).click()
+    expect(moves).to_have_count(board.ply_count, timeout=WAIT)
+    expect(moves.last).to_have_text(str(ply))
+    if cut:
+        expect(page.locator("#mode")).to_have_text("removing", timeout=WAIT)
+        page.locator("#btn-remove-cut").click()
+        expect(page.locator("#mode")).not_to_have_text("removing", timeout=WAIT)
+
+
+def random_placements(seed: int) -> list:
+    rnd, board = random.Random(seed), Board()
+    while board.phase == 1:
+        board.push(rnd.choice(board.legal_plies()))
+    return list(board.move_stack)
+
+
+def test_a_whole_game_through_the_page(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    expect(page.locator("#help")).to_have_attribute("open", "")  # the page explains itself
+    rnd, board = random.Random(5), Board()
+    dragged = False
+    while not board.is_over():
+        ply = rnd.choice(board.legal_plies())
+        by_drag = ply.is_move and not dragged
+        play(page, board, ply, by_drag=by_drag)
+        dragged = dragged or by_drag
+    expect(page.locator("#mode")).to_have_text("over", timeout=WAIT)
+    winner = board.winner()
+    expect(page.locator("#winner")).to_have_text(
+        "a draw" if winner == "draw" else f"{('white', 'black')[winner]} wins")
+    white, black = board.score()
+    expect(page.locator("#score-white")).to_have_text(str(white))
+    expect(page.locator("#score-black")).to_have_text(str(black))
+    # What was recorded (and is exported) is exactly what the hand did.
+    assert run.session.state.board.move_stack == board.move_stack
+    record = page.request.get(run.web.url + "record.txt").text()
+    assert str(board.move_stack[-1]) in record and "Result" in record
+
+
+def test_a_wrong_piece_is_flagged_until_corrected(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    board = Board()
+    for token in ("e3", "f3", "g3"):
+        play(page, board, Ply.parse(token))
+    # Black is to place a black piece: place a white one instead.
+    page.locator("#piece").select_option("W")
+    hit(page, "a1").click()
+    expect(page.locator("#mode")).to_have_text("error", timeout=WAIT)
+    expect(page.locator("#message")).to_contain_text("a1")
+    expect(page.locator('[data-space="a1"]')).to_have_attribute("data-stack", "W")
+    assert run.session.state.board.ply_count == 3  # nothing wrong was recorded
+    # Correct it: take the white piece off, place the right one.
+    page.locator('[data-tool="remove"]').click()
+    hit(page, "a1").click()
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    page.locator('[data-tool="move"]').click()
+    page.locator("#piece").select_option("")
+    play(page, board, Ply.parse("a1"))
+    expect(page.locator('[data-space="a1"]')).to_have_attribute("data-stack", "B")
+
+
+def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # noqa: F811
+    placements = random_placements(11)
+    run = simulator(placements)
+    page = open_board(new_page, run)
+    board = Board.from_plies(placements)
+    expect(page.locator("#moves li")).to_have_count(49)
+    # A legal move that cuts nothing off (the takeback below must be rebuildable by hand).
+    ply = next(p for p in board.legal_plies() if not board.isolated_by(p))
+    src, dst = SPACES[ply.src], SPACES[ply.dst]
+    # First set it down where it may not go: flagged, nothing recorded.
+    wrong = next(s for s in range(49) if board.stack(s) and s != ply.src
+                 and s not in board.destinations(ply.src))
+    hit(page, src).click()
+    expect(page.locator("#mode")).to_have_text("lifted", timeout=WAIT)
+    hit(page, SPACES[wrong]).click()
+    expect(page.locator("#mode")).to_have_text("error", timeout=WAIT)
+    assert run.session.state.board.ply_count == 49
+    # Correct it: lift the carried pieces off again and set them down legally.
+    height = board.height(ply.src)
+    page.locator("#lift-count").select_option(str(height))
+    hit(page, SPACES[wrong]).click()
+    page.locator("#lift-count").select_option("")
+    hit(page, dst).click()
+    board.push(ply)
+    expect(page.locator("#moves li")).to_have_count(50, timeout=WAIT)
+    expect(page.locator("#moves li").last).to_have_text(str(ply))
+    # Take it back: the hand picks the moved pieces up, the button is pressed, the page says
+    # what to rebuild, the hand rebuilds. (Pieces lifted first: the controller takes an
+    # unchanged board for the move made again; see the report.)
+    page.locator("#lift-count").select_option(str(height))
+    hit(page, dst).click()
+    expect(page.locator("#hand")).to_contain_text(f"holding height {height}", timeout=WAIT)
+    page.locator("#btn-takeback").click()
+    expect(page.locator("#moves li")).to_have_count(49, timeout=WAIT)
+    expect(page.locator("#rebuild")).to_contain_text(src)
+    page.locator("#lift-count").select_option("")
+    hit(page, src).click()
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    expect(page.locator("#rebuild")).to_be_hidden()
+    assert run.session.state.board.ply_count == 49
+
+
+def test_fault_controls_reach_the_simulated_hardware(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    # A clumsy hand: knock a stack aside, see it lying there, push it back.
+    board = Board()
+    play(page, board, Ply.parse("e3"))
+    page.locator('[data-tool="knock"]').click()
+    hit(page, "e3").click()
+    expect(page.locator('[data-space="e3"]')).to_have_attribute("data-stack", "", timeout=WAIT)
+    page.locator('[data-tool="restore"]').click()
+    hit(page, "e3").click()
+    expect(page.locator('[data-space="e3"]')).to_have_attribute("data-stack", "D",
+                                                                  timeout=WAIT)
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    assert run.session.state.board.ply_count == 1
+    # The scanner link: unplugged, play pauses; plugged in, it goes on.
+    page.locator("#faults summary").click()
+    page.locator("#link").uncheck()
+    expect(page.locator("#mode")).to_have_text("link lost", timeout=WAIT)
+    page.locator("#link").check()
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    # Noise and a dead sensor reach the simulated sensors.
+    page.locator("#noise").select_option("poor")
+    expect(page.locator("#notice")).to_contain_text("sensor noise now 0.3 mT")
+    page.locator("#dead").select_option("k5")
+    expect(page.locator("#notice")).to_contain_text("the sensor under k5 is dead")
+    assert run.desk.dead == SPACES.index("k5") and run.desk.noise == "poor"
+    assert run.board.sensors.faults == {SPACES.index("k5"): ("dead", None)}
+    assert run.board.params.noise_mt == 0.3
+    page.locator("#dead").select_option("")
+    expect(page.locator("#notice")).to_contain_text("every sensor works again")
+    assert run.board.sensors.faults == {}
