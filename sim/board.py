@@ -195,11 +195,32 @@ class SimBoard:
         self.changed()
 
     def take_from_reserve(self, kind: str) -> Piece:
+        """A piece of `kind` from beside the board (the reserve, else the box of removed ones)."""
         if kind not in self.reserve:
             raise ValueError(f"no piece kind {kind!r} (W, B or D)")
         if not self.reserve[kind]:
+            for i, p in enumerate(self.removed):
+                if p.kind == kind:
+                    return self.removed.pop(i)
             raise ValueError(f"no {kind} piece left in the reserve")
         return self.reserve[kind].pop(0)
+
+    def available(self, kind: str) -> int:
+        """How many `kind` pieces lie beside the board (reserve and box) to be placed."""
+        return len(self.reserve.get(kind, ())) + sum(p.kind == kind for p in self.removed)
+
+    def reset(self) -> None:
+        """Every piece back beside the board (spaces, knocked-aside and removed ones, and the
+        hand's, whose queued actions are dropped): an empty board for a new game."""
+        self.hand.cancel()
+        self._return_to_reserve([p for s in self.stacks for p in s])
+        self._return_to_reserve([p for lo in self.loose for p in lo.pieces])
+        self._return_to_reserve(self.removed)
+        self._return_to_reserve(self.hand.held)
+        self.stacks = [[] for _ in range(N_SPACES)]
+        self.loose, self.removed, self.hand.held = [], [], []
+        self.hand.drop_plan()
+        self.changed()
 
     def _return_to_reserve(self, pieces) -> None:
         for p in pieces:

@@ -207,7 +207,7 @@ class Hand:
         def check():
             if self.held:
                 return "the hand already holds a stack"
-            if not self.board.reserve[kind]:
+            if not self.board.available(kind):
                 return f"no {kind} piece left in the reserve"
             return None
 
@@ -350,6 +350,12 @@ class Hand:
     def cancel(self) -> None:
         """Forget queued actions that have not started (what is under way finishes)."""
         self._queue.clear()
+
+    def drop_plan(self) -> None:
+        """Forget everything, including the action under way (for `SimBoard.reset`)."""
+        self._queue.clear()
+        self._segments.clear()
+        self.pos = self.spots["box"]
 
     # -- the board's side -----------------------------------------------------------------------
     def advance_to(self, t: float) -> None:

@@ -359,7 +359,7 @@ class Players:
         piece = self.truth.piece_to_place()
         if kind == "wrong_piece":
             wrong = "B" if piece == "W" else "W"
-            if self.board.reserve[wrong]:
+            if self.board.available(wrong):
                 self._mistake(kind)
                 self.hand.place(ply.dst, wrong)
                 yield self._idle()

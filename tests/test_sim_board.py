@@ -199,3 +199,18 @@ def test_landing_signal_shrinks_with_the_destination_height():
         after = board.run(0.05).raw[d]
         change = abs(after - before) / per_mt[d]
         assert change == pytest.approx(expected, rel=0.1, abs=0.06)
+
+
+def test_new_games_find_their_pieces_again():
+    from sim.players import play
+    board = SimBoard(seed=8)
+    first = play(board, seed=8)
+    assert board.removed  # a finished game leaves pieces in the box
+    board.setup([()] * N_SPACES)  # people clear the board, reusing what was removed
+    second = play(board, seed=9)
+    assert board.truth() == tuple(second.truth.stacks()) and first.truth.is_over()
+    board.hand.lift(next(s for s in range(N_SPACES) if board.stacks[s]))
+    board.run(0.1)
+    board.reset()
+    assert board.truth() == ((),) * N_SPACES and not board.removed and board.hand.idle()
+    assert {k: len(v) for k, v in board.reserve.items()} == {"W": 23, "B": 23, "D": 3}
