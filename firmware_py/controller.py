@@ -30,7 +30,7 @@ from typing import Callable
 
 from .board_model import BoardModel, Geometry
 from .calibration import Calibration
-from .inference import Decision, Inference
+from .inference import OCCUPIED_MT, Decision, Inference
 from .interfaces import SensorFrame
 from .rules import PASS, Board, Ply
 from .settle import Settler, mean_noise, tolerance_for
@@ -84,6 +84,7 @@ class Controller:
         self._unexplained_since: float | None = None
         self._unexplained_marks: tuple[list, list] = ([], [])
         self._mode_before_link: str | None = None
+        self._rebuilding = False  # after a takeback, until the board shows the position again
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0}
 
     # -- inputs ------------------------------------------------------------------------------
@@ -93,6 +94,8 @@ class Controller:
         st.time = frame.time
         if st.mode == "link_lost":
             self.link_restored()
+        if st.mode == "asking" and self.settler.moving:
+            self._watch_answer(frame.raw)
         snap = self.settler.feed(frame.time, frame.raw)
         if snap is not None:
             self._on_snapshot(snap)
@@ -141,6 +144,7 @@ class Controller:
         self.pending = {}
         self._clear_doubt()
         self._rivals, self._answer = [], None
+        self._rebuilding = True
         self.state.clear_marks()
         self.state.mode = "paused"
         self.state.message = "take back: put the pieces back as the LEDs show"
@@ -152,6 +156,7 @@ class Controller:
         self.state = BoardState(board=Board())
         self.pending = {}
         self.ref = self.ref_stacks = None
+        self._rebuilding = False
         self._rivals, self._answer = [], None
         self._clear_doubt()
 
@@ -173,6 +178,18 @@ class Controller:
         d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
                                    self.ref_stacks, snap.time - self.ref_time)
         self.last_decision = d
+        if self._rebuilding and d.kind != "match":
+            # After a takeback only the position taken back to counts: the pieces still
+            # standing as they were must not be read as the ply played again.
+            st.clear_marks()
+            st.mode = "paused"
+            self._mark_differences(snap)
+            if not st.missing and not st.extra and d.best is not None:
+                st.error = self.inference.misfits(d.best, snap.values, snap.frames, self.ref,
+                                                  self.ref_frames, self.ref_stacks,
+                                                  snap.time - self.ref_time)[:3]
+            return
+        self._rebuilding = False
         self._act(d, snap)
 
     def _start(self, snap) -> None:
@@ -324,6 +341,17 @@ class Controller:
                 st.message = f"{SPACES[a]}: now set it back"
                 return True
         return False
+
+    def _watch_answer(self, raw) -> None:
+        """A lift of an asked space is the answer, even if the stack is set back at once."""
+        cal = self.cal
+        limit = OCCUPIED_MT * cal.codes_per_mt
+        for a in self.state.ask:
+            if abs(raw[a] - cal.baseline[a]) < limit:
+                if self._answer != a:
+                    self._answer = a
+                    self.state.message = f"{SPACES[a]}: now set it back"
+                return
 
     def _ask_spaces(self) -> list:
         out = []
