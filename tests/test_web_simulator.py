@@ -228,3 +228,10 @@ def test_fault_controls_reach_the_simulated_hardware(simulator, new_page):  # no
     page.locator("#dead").select_option("")
     expect(page.locator("#notice")).to_contain_text("every sensor works again")
     assert run.board.sensors.faults == {}
+
+
+def test_the_readme_screenshot_is_made_by_the_project(tmp_path, browser):  # noqa: F811
+    from firmware_py.web.screenshot import shoot
+
+    out = shoot(tmp_path / "web.png", width=800, height=600, browser=browser)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000

@@ -295,7 +295,8 @@ function drawHand() {
   $("hand").textContent = text;
   $("btn-discard").hidden = !h.holding;
   drawStack(page.ghost, h.holding || "");
-  page.ghost.setAttribute("visibility", h.holding ? "visible" : "hidden");
+  if (!h.holding) page.ghostPlaced = false;  // shown again where the pointer next moves
+  page.ghost.setAttribute("visibility", h.holding && page.ghostPlaced ? "visible" : "hidden");
 }
 
 function syncFaults(f) {
@@ -352,6 +353,8 @@ function onMove(ev) {
   if (!holding()) return;
   const p = svgPoint(ev);
   page.ghost.setAttribute("transform", `translate(${p.x},${p.y})`);
+  page.ghostPlaced = true;
+  if (page.sim && page.sim.hand && page.sim.hand.holding) page.ghost.setAttribute("visibility", "visible");
   if (page.gesture && page.gesture.lifted) page.gesture.moved = true;
 }
 
