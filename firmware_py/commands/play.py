@@ -9,6 +9,7 @@ button, or `dvonn-board games takeback` from another terminal.
 from __future__ import annotations
 
 import sys
+import warnings
 
 from ..errors import DvonnError, HardwareUnavailable, ProfileError
 from .games import add_db_argument
@@ -97,9 +98,11 @@ def run(args) -> int:
     from ..terminal import view
 
     console = Console()
+    # gpiozero warns once per pin library it cannot load; open_board's own warning says it all.
+    warnings.filterwarnings("ignore", module="gpiozero")
     try:
         import hw
-        source, leds, buttons, warnings = open_parts(hw.open_board(args.profile, port=args.port))
+        source, leds, buttons, notes = open_parts(hw.open_board(args.profile, port=args.port))
     except ProfileError as e:
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
@@ -120,7 +123,7 @@ def run(args) -> int:
                 part.close()
         print(f"dvonn-board play: {e}", file=sys.stderr)
         return 1
-    for warning in warnings:
+    for warning in notes:
         console.print(f"[yellow]{warning}[/yellow]")
     what = "resumed" if session.resumed else "new"
     note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
