@@ -111,7 +111,7 @@ def test_people_mode_plays_typed_placements_against_the_real_controller(tmp_path
 
     db = tmp_path / "sim.sqlite3"
     out = io.StringIO()
-    args = Namespace(db=str(db), seed=2, speed=None, ai=[], level=3)
+    args = Namespace(db=str(db), seed=2, speed=None, ai=[], level=3, noise="poor")
     status = _sim_live.run_people(args, lambda board: Lockstep(board=board), lines=lines(),
                                   clock=SimClock(), console=Console(file=out, width=100))
     assert status == 0
@@ -120,3 +120,14 @@ def test_people_mode_plays_typed_placements_against_the_real_controller(tmp_path
     assert "g3: take it off" in text  # the stacks to rebuild after the takeback
     with Store(db) as store:
         assert [str(p) for p in store.plies(1)] == ["e3", "f3"]
+
+
+def test_people_mode_refuses_a_bad_noise_level(tmp_path):
+    import io
+    from argparse import Namespace
+
+    from rich.console import Console
+    out = io.StringIO()
+    args = Namespace(db=str(tmp_path / "x.sqlite3"), seed=1, noise="loud")
+    assert _sim_live.run_people(args, None, lines=[], console=Console(file=out)) == 2
+    assert "loud" in out.getvalue()

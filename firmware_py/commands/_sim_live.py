@@ -155,8 +155,8 @@ class HandDesk:
 def run_people(args, make_controller, *, lines=None, clock=None, console=None) -> int:
     """The interactive real-time game (see the module docstring); returns the exit status.
 
-    args: `db`, `seed`, and optionally `speed` (simulated seconds per second), `ai`/`level`
-    (see `play`). lines, clock, console: the typed lines (default: the terminal), the
+    args: `db`, `seed`, and optionally `noise` (a level name or mT), `speed` (simulated seconds
+    per second), `ai`/`level` (see `play`). lines, clock, console: the typed lines (default: the terminal), the
     simulator's clock (default: real time) and the console, for tests.
     """
     from sim.board import SimBoard
@@ -167,10 +167,20 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     from ..terminal import view
     from .play import thinkers_from
 
+    from sim.params import Params
+
+    from ..errors import ProfileError
+
     console = console or Console()
     db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
-    clock = clock or RealTimeClock(getattr(args, "speed", None) or 1.0)
-    sim = SimBoard(seed=getattr(args, "seed", None) or 0, clock=clock)
+    noise = getattr(args, "noise", None) or "default"
+    try:
+        params = Params.from_noise(_number_or_name(noise))
+        clock = clock or RealTimeClock(getattr(args, "speed", None) or 1.0)
+    except (ProfileError, ValueError) as e:
+        console.print(f"[red]dvonn-board sim: {e}[/red]")
+        return 2
+    sim = SimBoard(params, seed=getattr(args, "seed", None) or 0, clock=clock)
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
     store = Store(db)
     unfinished = store.unfinished()
@@ -215,6 +225,13 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
         loop.join(timeout=5)
         session.close()
     return 0
+
+
+def _number_or_name(noise):
+    try:
+        return float(noise)
+    except (TypeError, ValueError):
+        return noise
 
 
 def _new_game(session, desk: HandDesk) -> None:
