@@ -250,7 +250,10 @@ class Controller:
             if (snap.time - snap.stable_since >= self.unexplained_s and not best.plies
                     and self._ask_landings(d)):
                 return  # held still for long, or a landing too faint to see: ask
-            self._commit(best.plies, asked=False)
+            plies = list(best.plies)
+            while plies and plies[-1].is_pass:  # a pass is recorded with the move after it
+                plies.pop()
+            self._commit(plies, asked=False)
             self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
             self._clear_doubt()
             self._show_lifted(best.src)
@@ -494,10 +497,8 @@ class Controller:
             board.push(ply)
             if not ply.is_pass and not asked:
                 self.stats["auto"] += 1
-        if board.legal_plies() == [PASS]:  # a forced pass is recorded at once
-            if self.on_commit:
-                self.on_commit(PASS)
-            board.push(PASS)
+        # A forced pass is shown (guidance) and recorded with the next move, so a game given
+        # up at that point ends without it.
 
     def _learn(self, best, before, before_stacks, snap) -> None:
         """Placements teach the calibration each sensor's single-piece response."""
@@ -558,7 +559,11 @@ class Controller:
         st.clear_marks()
         st.mode = "lifted"
         st.lifted = src
-        st.destinations = st.board.destinations(src)
+        board = st.board
+        if board.legal_plies() == [PASS]:  # the other player passes and moves again
+            board = board.copy()
+            board.push(PASS)
+        st.destinations = board.destinations(src)
         st.remove = sorted(self.pending)
         st.message = f"{SPACES[src]} lifted: set it down on " + (_names(st.destinations) or "?")
 

@@ -137,10 +137,10 @@ class Inference:
         def occ_of(stacks) -> frozenset:
             return frozenset(s for s in range(N_SPACES) if stacks[s])
 
-        def visit(bd: Board, plies: tuple, pend: dict) -> None:
+        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True) -> None:
             stacks = physical(bd, pend)
             kept = frozenset(r for r in pend if r in occ)
-            if occ_of(stacks) == occ:
+            if node and occ_of(stacks) == occ:
                 out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
             movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
             for s in movers:  # the stack from s in the hand, or set down where it may not go
@@ -157,7 +157,13 @@ class Inference:
                                 out.append(Candidate("illegal", plies, bd, put, kept, s, d))
             if len([p for p in plies if not p.is_pass]) >= self.depth:
                 return
-            for ply in bd.legal_plies():
+            legal = bd.legal_plies()
+            if legal == [PASS]:  # a forced pass is recorded with the move after it
+                passed = bd.copy()
+                passed._push(PASS)
+                visit(passed, plies + (PASS,), pend, node=False)
+                return
+            for ply in legal:
                 if ply.is_pass:
                     continue
                 if ply.is_move and ply.src not in gone:
@@ -171,11 +177,7 @@ class Inference:
                 nb._push(ply)
                 npend = dict(pend)
                 npend.update(nb.last_removed)
-                nplies = plies + (ply,)
-                if nb.legal_plies() == [PASS]:
-                    nb._push(PASS)
-                    nplies += (PASS,)
-                visit(nb, nplies, npend)
+                visit(nb, plies + (ply,), npend)
 
         visit(board, (), dict(pending))
         return out

@@ -1,0 +1,78 @@
+"""`dvonn-board bench inference`: how well and how cheaply the controller reads the board.
+
+Whole autoplayed games (see `autoplay`) at each noise level of sensing.md (clean 0, default 0.1,
+poor 0.3, bad 1.0 mT RMS per raw sample); per level: the share of plies recognised without
+asking, the plies asked, wrong commits (must be 0), games recorded exactly, and the controller's
+wall time per frame (mean, p99, the longest frame: the heaviest decision).
+
+    dvonn-board bench inference [--games N] [--seed S] [--mistakes RATE] [--levels ...] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+
+LEVELS = ("clean", "default", "poor", "bad")
+
+
+def register(bench_subparsers) -> None:
+    p = bench_subparsers.add_parser(
+        "inference", help="move recognition across noise levels: share without asking, wrong "
+                          "commits, cost per frame",
+        description="Autoplayed games at each noise level (simulated time, scripted players "
+                    "reading the LEDs): share of plies recognised without asking, wrong "
+                    "commits (must be 0), processing time per frame.")
+    p.add_argument("--games", type=int, default=3, help="games per noise level (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="first seed (game i uses seed+i)")
+    p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
+                   help="chance per ply of a human mistake (default 0)")
+    p.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS,
+                   help="noise levels to run (default: all four)")
+    p.add_argument("--json", action="store_true", help="one JSON object per level")
+    p.set_defaults(func=run)
+
+
+def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
+    """Figures for one noise level over `games` autoplayed games."""
+    from .autoplay import play_game
+
+    results = [play_game(seed=seed + i, noise=level, mistakes=mistakes) for i in range(games)]
+    plies = sum(r.auto + r.asked for r in results)
+    frames = sum(r.frames for r in results)
+    return {
+        "noise": level,
+        "games": games,
+        "mistakes": mistakes,
+        "plies": plies,
+        "auto": sum(r.auto for r in results),
+        "asked": sum(r.asked for r in results),
+        "auto_share": round(sum(r.auto for r in results) / plies, 4) if plies else 0.0,
+        "wrong": sum(r.wrong for r in results),
+        "games_exact": sum(r.match for r in results),
+        "resyncs": sum(r.resyncs for r in results),
+        "frame_us_mean": round(sum(r.frame_us_mean * r.frames for r in results) / frames, 1),
+        "frame_us_p99": max(r.frame_us_p99 for r in results),
+        "decide_ms_max": max(r.decide_ms_max for r in results),
+    }
+
+
+def run(args) -> int:
+    if args.games < 1:
+        print("dvonn-board bench inference: --games must be at least 1")
+        return 2
+    if not args.json:
+        print(f"{args.games} autoplayed game(s) per noise level, mistakes {args.mistakes:g}")
+        print(f"{'noise':8} {'plies':>6} {'auto':>7} {'asked':>6} {'wrong':>6} {'exact':>6} "
+              f"{'us/frame':>9} {'p99 us':>8} {'max ms':>7}")
+    wrong = 0
+    for level in args.levels:
+        f = measure(level, args.games, args.seed, args.mistakes)
+        wrong += f["wrong"]
+        if args.json:
+            print(json.dumps(f), flush=True)
+        else:
+            print(f"{level:8} {f['plies']:6d} {f['auto_share'] * 100:6.1f}% {f['asked']:6d} "
+                  f"{f['wrong']:6d} {f['games_exact']:3d}/{f['games']:<2d} "
+                  f"{f['frame_us_mean']:9.1f} {f['frame_us_p99']:8.0f} {f['decide_ms_max']:7.1f}",
+                  flush=True)
+    return 1 if wrong else 0

@@ -1,0 +1,127 @@
+"""`dvonn-board sim`: the controller against the simulated board.
+
+    dvonn-board sim                       people play in real time (typed hand actions)
+    dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
+                    [--mistakes RATE] [--json]
+                                          whole games in simulated time, scripted players
+
+With --json, autoplay prints one JSON object per game per line: seed, plies, truth, record,
+match, auto, asked, wrong, resyncs, frame_us_mean, frame_us_p99 (the controller's wall time per
+frame), decide_ms_max, mistakes (made, by kind) and more.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+ORDER = 30
+NOISE_LEVELS = ("clean", "default", "poor", "bad")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("sim", help="the controller against the simulated board",
+                              description="Play on the simulated board in real time, or with "
+                                          "--autoplay let scripted players play whole games "
+                                          "in simulated time and compare what the controller "
+                                          "recorded with what they played.")
+    p.add_argument("--autoplay", action="store_true",
+                   help="scripted players, simulated time (default: people, real time)")
+    p.add_argument("--games", type=int, default=1, help="autoplay: games to play (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="first game's seed (game i uses seed+i; default 1, people mode 0)")
+    p.add_argument("--script", metavar="FILE", default=None,
+                   help="autoplay: play this game record (any format `replay` reads)")
+    p.add_argument("--noise", default="default", metavar="LEVEL",
+                   help="sensor noise: clean, default, poor, bad, or mT RMS per raw sample")
+    p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
+                   help="autoplay: chance per ply of a human mistake (0..1, default 0)")
+    p.add_argument("--json", action="store_true", help="autoplay: one JSON object per game")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="people mode: the games database (default: sim-games.sqlite3 beside "
+                        "the real board's)")
+    p.add_argument("--speed", type=float, default=1.0,
+                   help="people mode: simulated seconds per real second (default 1)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not args.autoplay:
+        return run_interactive(args)
+    return run_autoplay(args)
+
+
+def run_interactive(args) -> int:
+    """People at the simulated board in real time (the session's people mode)."""
+    from ._sim_live import run_people
+    from .play import make_controller_factory
+
+    return run_people(args, make_controller_factory())
+
+
+def load_script(path: str) -> list[str]:
+    """The plies of the first game in a record file, as tokens."""
+    from ..records import read_file
+
+    games = read_file(path)
+    if not games:
+        raise ValueError("no game in the file")
+    return [str(p) for p in games[0].plies]
+
+
+def _noise(value: str):
+    if value in NOISE_LEVELS:
+        return value
+    try:
+        v = float(value)
+    except ValueError:
+        raise ValueError(f"--noise {value!r}: one of {', '.join(NOISE_LEVELS)} or a number "
+                         "(mT RMS per raw sample)") from None
+    if v < 0:
+        raise ValueError(f"--noise {value!r}: must not be negative")
+    return v
+
+
+def run_autoplay(args) -> int:
+    from ..autoplay import play_game
+    from ..errors import RecordError
+
+    prog = "dvonn-board sim"
+    if args.games < 1:
+        print(f"{prog}: --games must be at least 1", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.mistakes <= 1.0:
+        print(f"{prog}: --mistakes must be in 0..1, not {args.mistakes}", file=sys.stderr)
+        return 2
+    try:
+        noise = _noise(args.noise)
+    except ValueError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    script = None
+    if args.script:
+        try:
+            script = load_script(args.script)
+        except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
+            print(f"{prog}: {args.script}: {e}", file=sys.stderr)
+            return 1
+    seed0 = 1 if args.seed is None else args.seed
+    failed = 0
+    for i in range(args.games):
+        r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes)
+        failed += (not r.match) or r.wrong > 0
+        if args.json:
+            print(json.dumps(r.as_dict()), flush=True)
+        else:
+            made = sum(r.mistakes.values())
+            print(f"game {i + 1} seed {r.seed}: {r.plies} plies, "
+                  f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
+                  f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}; "
+                  f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
+                  flush=True)
+            if not r.match:
+                at = next((k for k, (a, b) in enumerate(zip(r.truth, r.record)) if a != b),
+                          min(len(r.truth), len(r.record)))
+                print(f"  played   {' '.join(r.truth[at:at + 6])}\n"
+                      f"  recorded {' '.join(r.record[at:at + 6])} (from ply {at + 1})")
+    return 1 if failed else 0
