@@ -265,10 +265,17 @@ class Session:
             return
         self._polled = now
         stored = self.store.game(self.game_id).ply_count
-        missing = len(self._plies) - self._external_undos - stored
-        for _ in range(max(0, missing)):
-            self._external_undos += 1
-            self._queue("undo")
+        while len(self._plies) > stored:
+            # The controller takes back as the button would (a forced pass with the move before
+            # it); the plies the store no longer holds are not deleted again.
+            held = len(self._plies)
+            self._external_undos = held - stored
+            self.controller.button("undo")
+            if len(self._plies) == held:  # the controller would not take back now
+                log.warning("game %d was taken back to %d plies elsewhere; the board keeps %d",
+                            self.game_id, stored, held)
+                break
+        self._external_undos = 0
 
     def _do_actions(self) -> None:
         if self.buttons is not None:

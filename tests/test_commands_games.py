@@ -66,3 +66,18 @@ def test_errors_name_what_is_wrong(db, tmp_path, capsys):
     assert "no games" in capsys.readouterr().out
     assert main(["games", "export", "1", "--out", str(tmp_path / "no" / "dir" / "x")]) == 1
     assert "--out" in capsys.readouterr().err
+
+
+def test_takeback_of_a_forced_pass_takes_back_the_move_before_it(tmp_path, capsys):
+    from firmware_py.rules import PASS
+    game = random_game(0)
+    at = game.move_stack.index(PASS)
+    db = tmp_path / "p.sqlite3"
+    with Store(db) as store:
+        gid = store.new_game()
+        for ply in game.move_stack[:at + 1]:
+            store.add_ply(gid, ply)
+    assert main(["games", "takeback", "--db", str(db)]) == 0
+    assert f"({game.move_stack[at - 1]} pass)" in capsys.readouterr().out
+    with Store(db) as store:
+        assert store.plies(gid) == game.move_stack[:at - 1]

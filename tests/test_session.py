@@ -375,3 +375,40 @@ def test_the_computer_s_ply_is_shown_as_a_hint_until_played(tmp_path):
     session.step(0)
     assert session.state.board.move_stack[-1] == hint and session.state.hint is None
     session.close()
+
+
+def test_outside_takeback_of_a_forced_pass_takes_back_the_move_once(tmp_path):
+    """The games command deletes a forced pass and the move before it; the controller, told
+    once, takes back the same two plies and nothing more."""
+    from tests.test_guidance import random_game
+    from firmware_py.cli import main
+    from firmware_py.rules import PASS
+    game = random_game(0)
+    at = game.move_stack.index(PASS)
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        gid = store.new_game()
+        for ply in game.move_stack[:at + 1]:
+            store.add_ply(gid, ply)
+    t = [0.0]
+
+    class PassingController(OccupancyController):  # takes back like the real one
+        def button(self, name):
+            board = self.state.board
+            while name == "undo" and board.move_stack:
+                ply = board.pop()
+                self.on_undo()
+                if not ply.is_pass:
+                    break
+
+    there = Board.from_plies(game.move_stack[:at + 1])
+    occupied = {s for s in range(N_SPACES) if there.height(s)}
+    session = Session(ScriptedSource([occupied]), RecordingLeds(), Store(db), PassingController,
+                      clock=lambda: t[0])
+    session.step(0)
+    assert main(["games", "takeback", "--db", str(db)]) == 0
+    t[0] += session.POLL_SECONDS
+    session.step(0)
+    assert session.state.board.move_stack == game.move_stack[:at - 1]
+    assert session.store.plies(gid) == game.move_stack[:at - 1]
+    session.close()

@@ -104,15 +104,21 @@ def _takeback(store: Store, args) -> int:
     else:
         game_id = args.id
     before = store.board(game_id)
-    ply = store.undo_ply(game_id)
-    if ply is None:
+    if not before.move_stack:
         print(f"dvonn-board games takeback: game {game_id} has no ply to take back",
               file=sys.stderr)
         return 1
     after = before.copy()
-    after.pop()
+    taken = []
+    while True:  # the last ply, and the forced passes recorded after it (as the board does)
+        ply = store.undo_ply(game_id)
+        after.pop()
+        taken.insert(0, str(ply))
+        if not ply.is_pass or not after.move_stack:
+            break
     console = Console()
-    console.print(f"game {game_id}: took back ply {before.ply_count} ({ply}). Rebuild:")
+    console.print(f"game {game_id}: took back ply {after.ply_count + 1} "
+                  f"({' '.join(taken)}). Rebuild:")
     for line in rebuild_lines(before, after):
         console.print(f"  {line}")
     console.print(render(after))
