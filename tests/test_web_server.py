@@ -15,7 +15,7 @@ from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
 from firmware_py.state import BoardState
 from firmware_py.web import protocol
-from firmware_py.web.server import is_loopback, make_app, token_for, url_for
+from firmware_py.web.server import is_loopback, make_app, parse_address, token_for, url_for
 from firmware_py.web.source import ActionRefused, StateSource
 
 
@@ -267,6 +267,11 @@ def test_binding_and_tokens():
     assert made and made != token_for("0.0.0.0", None)
     assert url_for("0.0.0.0", 8080, "t") == "http://127.0.0.1:8080/?token=t"
     assert url_for("::1", 80, None) == "http://[::1]:80/"
+    assert parse_address("8080") == ("127.0.0.1", 8080)
+    assert parse_address("192.168.1.20:8000") == ("192.168.1.20", 8000)
+    assert parse_address("[::]:8000") == ("::", 8000)
+    with pytest.raises(ValueError, match="expected \\[HOST:\\]PORT"):
+        parse_address("eighty")
 
 
 def test_protocol_table_is_consistent():
@@ -274,3 +279,39 @@ def test_protocol_table_is_consistent():
         assert protocol.needs_right_to_act(kind) == (kind != "ping")
     assert protocol.parse('{"type": "dead_sensor", "space": null}').args == {"space": None}
     assert protocol.parse('{"type": "noise", "level": 0.5}').args == {"level": 0.5}
+
+
+def test_the_live_view_of_a_running_session(tmp_path):
+    """`play --web`: the page over a real Session (simulated board, SQLite store)."""
+    import aiohttp
+
+    from firmware_py.controller import Controller
+    from firmware_py.session import Session
+    from firmware_py.store import Store
+    from firmware_py.web.session_source import start_web
+    from sim.board import SimBoard
+
+    board = SimBoard(seed=3)
+    session = Session(board, board, Store(tmp_path / "games.sqlite3"),
+                      lambda b: Controller(board=b))
+    for _ in range(60):  # calibrate on the empty board
+        session.step()
+    web = start_web(session, "0")
+    try:
+        async def check():
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(web.url.rstrip("/") + "/ws") as ws:
+                    hello = await receive(ws, "hello")
+                    assert hello["can_act"] is True and hello["simulator"] is False
+                    state = await receive(ws, "state")
+                    assert state["game"]["mode"] == "idle"
+                    assert state["session"] == {"rebuild": [], "game": session.game_id,
+                                                "resumed": False}
+                    await ws.send_json({"type": "lift", "space": "e3"})
+                    assert "only the simulator" in (await receive(ws, "error"))["message"]
+                    await ws.send_json({"type": "takeback", "id": 2})
+                    assert "no ply to take back" in (await receive(ws, "error"))["message"]
+        asyncio.run(check())
+    finally:
+        web.stop()
+        session.close()

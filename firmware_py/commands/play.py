@@ -37,6 +37,9 @@ def register(subparsers) -> None:
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
+    p.add_argument("--web", metavar="[HOST:]PORT", default=None,
+                   help="also show the board live in a browser (e.g. 8080: this machine only; "
+                        "0.0.0.0:8080: the network, acting then needs the printed URL's token)")
     p.set_defaults(func=run)
 
 
@@ -127,8 +130,22 @@ def run(args) -> int:
         console.print(f"[yellow]{warning}[/yellow]")
     what = "resumed" if session.resumed else "new"
     note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
+    web = None
+    if args.web:
+        from ..web.session_source import start_web
+        try:
+            web = start_web(session, args.web)
+        except (ValueError, OSError) as e:
+            session.close()
+            print(f"dvonn-board play: --web {args.web}: {e}", file=sys.stderr)
+            return 2
+        console.print(f"web view: {web.url}")
     with Live(view(session.state, session.rebuild, note), console=console,
               auto_refresh=False) as live:
         session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
-        session.run()  # until Ctrl-C; closes LEDs, port and database
+        try:
+            session.run()  # until Ctrl-C; closes LEDs, port and database
+        finally:
+            if web is not None:
+                web.stop()
     return 0

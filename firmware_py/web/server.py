@@ -238,6 +238,19 @@ async def answer(source: GameSource, text: str, acting: bool) -> dict:
     return {"type": "ok", "id": req.id, "message": said}
 
 
+def parse_address(text: str) -> tuple[str, int]:
+    """'8080' -> ('127.0.0.1', 8080); '0.0.0.0:8080', '[::]:8080' -> that host and port.
+
+    >>> parse_address("8080"), parse_address("0.0.0.0:80")
+    (('127.0.0.1', 8080), ('0.0.0.0', 80))
+    """
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]") if sep else "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r}: expected [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080")
+    return host or "127.0.0.1", int(port)
+
+
 def url_for(host: str, port: int, token: str | None) -> str:
     shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
     if ":" in shown:

@@ -245,3 +245,13 @@ class SessionSource(GameSource):
             raise ActionRefused(f"a real board has no simulated hand to {kind}")
         return self.desk.act(kind, args)
 
+
+
+def start_web(session, address: str = "8080", token: str | None = None):
+    """Serve the live view of a running `session` on its own thread: '[HOST:]PORT' (loopback
+    unless HOST is given; off loopback acting needs the token printed in `.url`). Returns the
+    started `server.WebThread` (call `.stop()` when done)."""
+    from .server import WebThread, parse_address
+
+    host, port = parse_address(address)
+    return WebThread(SessionSource(session), host=host, port=port, token=token).start()
