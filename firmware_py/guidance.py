@@ -80,8 +80,12 @@ def _mark_turn(state: BoardState, mark) -> None:
         mark(empty, "dvonn_to_place" if board.piece_to_place() == "D" else turn_signal)
     else:
         plies = board.legal_plies()
-        if plies == [PASS]:  # the player to move must pass: say so on their stacks
+        if plies == [PASS]:
+            # The player to move must pass (recorded with the other's next move): say so on
+            # their stacks, and show the other player's stacks that may move now.
             mark(_stacks_of(board, board.turn), "pass")
+            other = 1 - board.turn
+            mark(sorted({p.src for p in board.moves_of(other)}), TURN_SIGNAL[other])
         else:
             if board.move_stack and board.move_stack[-1].is_pass:  # the other player just passed
                 mark(_stacks_of(board, 1 - board.turn), "pass")

@@ -35,7 +35,7 @@ from typing import Callable, Sequence
 from . import guidance
 from .errors import LinkLost
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
-from .rules import Board, Ply
+from .rules import PASS, Board, Ply
 from .spaces import N_SPACES, SPACES
 from .state import BoardState
 from .store import Store
@@ -317,8 +317,12 @@ class Session:
         state = self.controller.state
         hint = None
         if state.mode in ("idle", "lifted"):
+            board = state.board
+            if board.phase == 2 and board.legal_plies() == [PASS]:
+                board = board.copy()  # the pass is recorded with the other player's move
+                board.push(PASS)
             for thinker in self.computer:
-                hint = thinker.update(state.board) or hint
+                hint = thinker.update(board) or hint
         if hint is not None and hint.is_pass:  # forced passes are recorded without a hint
             hint = None
         if state.hint != hint:

@@ -188,13 +188,18 @@ def pass_game() -> tuple[Board, int]:
     return board, board.move_stack.index(PASS)
 
 
-def test_forced_pass_is_announced_on_the_stacks_of_the_player_who_must_pass():
+def test_forced_pass_is_announced_and_the_other_player_shown_their_moves():
     game, at = pass_game()
     board = replay(game, at)
     assert board.legal_plies() == [PASS]
     lit = signals(BoardState(board=board, mode="idle"))
-    assert set(lit.values()) == {"pass"}
-    assert sorted(lit) == [s for s in range(N_SPACES) if board.owner(s) == board.turn]
+    passer, mover = board.turn, 1 - board.turn
+    assert sorted(s for s, n in lit.items() if n == "pass") == \
+        [s for s in range(N_SPACES) if board.owner(s) == passer]
+    # ... and the other player, who moves again at once, sees their stacks that may move.
+    assert sorted(s for s, n in lit.items() if n != "pass") == \
+        sorted({p.src for p in board.moves_of(mover)})
+    assert {n for n in lit.values() if n != "pass"} == {guidance.TURN_SIGNAL[mover]}
 
 
 def test_after_a_pass_the_passer_is_shown_beside_the_player_to_move():

@@ -412,3 +412,31 @@ def test_outside_takeback_of_a_forced_pass_takes_back_the_move_once(tmp_path):
     assert session.state.board.move_stack == game.move_stack[:at - 1]
     assert session.store.plies(gid) == game.move_stack[:at - 1]
     session.close()
+
+
+def test_while_a_pass_is_pending_the_computer_hints_the_other_player_s_move(tmp_path):
+    from tests.test_guidance import random_game
+    from firmware_py.ai import Thinker
+    from firmware_py.rules import PASS
+    game = random_game(0)
+    at = game.move_stack.index(PASS)
+    there = Board.from_plies(game.move_stack[:at])  # the player to move must pass
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        gid = store.new_game()
+        for ply in there.move_stack:
+            store.add_ply(gid, ply)
+    mover = 1 - there.turn
+    thinker = Thinker(mover, level=1, seed=2, nodes=300)
+    occupied = {s for s in range(N_SPACES) if there.height(s)}
+    session = make_session(db, [occupied] * 3, computer=[thinker])
+    session.step(0)
+    assert thinker.wait(10.0)
+    session.step(0)
+    hint = session.state.hint
+    after_pass = there.copy()
+    after_pass.push(PASS)
+    assert hint is not None and hint in after_pass.legal_plies()
+    lit = signals(session.state)
+    assert lit[hint.src] == "computer_from" and lit[hint.dst] == "computer_to"
+    session.close()
