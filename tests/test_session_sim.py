@@ -8,8 +8,6 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 from firmware_py.colours import BY_NAME, BY_RGB
 from firmware_py.controller import Controller
 from firmware_py.errors import LinkLost
@@ -94,8 +92,6 @@ def test_takeback_button_is_guided_until_the_board_matches(tmp_path):
     session.close()
 
 
-@pytest.mark.xfail(reason="controller: after a takeback, the taken-back position still on the "
-                          "board is committed again at the next settled snapshot", strict=False)
 def test_a_slow_takeback_is_not_undone_by_the_pieces_still_standing(tmp_path):
     sim, session = make(tmp_path / "g.sqlite3", resume=False)
     run(session, sim, 1.0)
