@@ -315,3 +315,10 @@ def test_the_live_view_of_a_running_session(tmp_path):
     finally:
         web.stop()
         session.close()
+
+
+def test_the_push_latency_benchmark_runs():
+    from firmware_py.web.bench import measure
+
+    r = measure(changes=5)
+    assert r["changes"] == 5 and 0 < r["mean_ms"] <= r["max_ms"]

@@ -1,6 +1,8 @@
 """`dvonn-board sim`: the controller against the simulated board.
 
-    dvonn-board sim                       people play in real time (typed hand actions)
+    dvonn-board sim                       people play in real time in the browser: prints the
+                                          URL of the page, which is the simulated board
+    dvonn-board sim --terminal            the same with typed hand actions in the terminal
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
                     [--mistakes RATE] [--json]
                                           whole games in simulated time, scripted players
@@ -42,6 +44,14 @@ def register(subparsers) -> None:
                         "the real board's)")
     p.add_argument("--speed", type=float, default=1.0,
                    help="people mode: simulated seconds per real second (default 1)")
+    p.add_argument("--terminal", action="store_true",
+                   help="people mode: type hand actions in the terminal instead of the web page")
+    p.add_argument("--web", metavar="[HOST:]PORT", default="8080",
+                   help="people mode: where the page is served (default 8080 on this machine "
+                        "only; 0.0.0.0:8080 serves the network, read-only without the token)")
+    p.add_argument("--token", default=None,
+                   help="people mode: the token a page needs to act (default: made up when "
+                        "serving beyond this machine)")
     p.set_defaults(func=run)
 
 
@@ -52,9 +62,15 @@ def run(args) -> int:
 
 
 def run_interactive(args) -> int:
-    """People at the simulated board in real time (the session's people mode)."""
-    from ._sim_live import run_people
+    """People at the simulated board in real time: the web page (default) or the terminal."""
     from .play import make_controller_factory
+
+    if not args.terminal:
+        from ..web.simulator import run_web
+        from .play import thinkers_from
+        return run_web(args, make_controller_factory(),
+                       computer=thinkers_from(args) if hasattr(args, "ai") else ())
+    from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())
 

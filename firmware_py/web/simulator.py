@@ -12,10 +12,12 @@ Ctrl-C.
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
 from .server import WebThread, is_loopback
+from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
 
 INTRO = """\
@@ -35,7 +37,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, *, seed: int = 0, speed: float = 1.0,
                  host: str = "127.0.0.1", port: int = 8080, token: str | None = None,
-                 noise: str = "default"):
+                 noise: str | float = "default", computer=()):
         from sim.board import SimBoard
         from sim.clock import RealTimeClock
         from sim.params import Params
@@ -46,13 +48,13 @@ class SimulatorRun:
         self.db = Path(db)
         self.board = SimBoard(Params.from_noise(noise), seed=seed, clock=RealTimeClock(speed))
         self.desk = SimDesk(self.board)
-        self.desk.noise = noise
+        self.desk.noise = noise if isinstance(noise, str) else float(noise)
         store = Store(self.db)
         unfinished = store.unfinished()
         if unfinished is not None:  # the pieces stand where the record says
             self.board.setup(store.board(unfinished.id))
         self.session = Session(self.desk, self.board, store, make_controller, buttons=self.board,
-                               tags={"Site": "dvonn-board simulator"})
+                               tags={"Site": "dvonn-board simulator"}, computer=computer)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -95,18 +97,35 @@ class SimulatorSource(SessionSource):
         return said
 
 
-def run_web(args, make_controller) -> int:
-    """`dvonn-board sim` (people mode, in the browser); returns the exit status."""
+def run_web(args, make_controller, computer=()) -> int:
+    """`dvonn-board sim` (people mode, in the browser); returns the exit status.
+
+    args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
+    `speed`, `noise` (see `dvonn-board sim --help`).
+    """
     import time
 
     from ..store import default_path
+    from .server import parse_address
 
+    prog = "dvonn-board sim"
     db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
-    host = getattr(args, "host", "127.0.0.1")
-    run = SimulatorRun(make_controller, db, seed=getattr(args, "seed", 0) or 0,
-                       speed=getattr(args, "speed", 1.0) or 1.0, host=host,
-                       port=getattr(args, "web_port", 8080), token=getattr(args, "token", None))
-    run.start()
+    try:
+        host, port = parse_address(str(getattr(args, "web", None) or "8080"))
+        noise = getattr(args, "noise", None) or "default"
+        if noise not in NOISE_NAMES:
+            noise = float(noise)
+        run = SimulatorRun(make_controller, db, seed=getattr(args, "seed", None) or 0,
+                           speed=getattr(args, "speed", None) or 1.0, host=host, port=port,
+                           token=getattr(args, "token", None), noise=noise,
+                           computer=computer).start()
+    except ValueError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # most often: the port is taken
+        print(f"{prog}: cannot serve the page on {host}:{port}: {e.strerror or e} "
+              "(choose another with --web PORT)", file=sys.stderr)
+        return 1
     print(INTRO.format(url=run.web.url, db=db), flush=True)
     if not is_loopback(host):
         print("Pages opened without the token in the URL are read-only.", flush=True)
