@@ -80,11 +80,19 @@ class _SimHardware:
 
 
 class _SimScanner(Scanner):
-    """The firmware, fetching the simulated board's next frame at the start of every scan."""
+    """The firmware, fetching the simulated board's next frame at the start of every scan; the
+    host's SET_OVERSAMPLE reaches the simulated sensors (the noise of a reading follows it)."""
 
     def scan(self):
         self.hw.em.next_board_frame()
         return super().scan()
+
+    def handle(self, message):
+        super().handle(message)
+        board = self.hw.em.board
+        if self.oversample != board.params.oversample:
+            with self.hw.em.lock:
+                board.params = board.params.replace(oversample=self.oversample)
 
 
 class PtyScanner:

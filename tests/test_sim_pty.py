@@ -4,6 +4,7 @@ import os
 
 from firmware_py.interfaces import LedFrame
 from firmware_py.spaces import INDEX, N_SPACES
+from hw.leds import ChainEncoder
 from hw.profile import load_profile
 from hw.serial_link import SerialScanner
 from sim.board import SimBoard
@@ -17,10 +18,17 @@ def test_protocol_round_trip_through_the_serial_link(tmp_path):
     link = str(tmp_path / "dvonn-scanner")
     seen = []
     with PtyScanner(board, on_frame=seen.append, link=link) as emu:
+        assert emu.firmware.oversample == 8
         assert os.path.realpath(link) == emu.port
         host = SerialScanner.from_profile(load_profile(), port=link)
         try:
+            assert board.params.oversample == load_profile().sensor.oversample
+            host.close()  # the host asks for 4 samples per reading on opening the port
+            profile = load_profile()
+            host = SerialScanner(link, profile.channels, profile.adc.max,
+                                 ChainEncoder.from_profile(profile), oversample=4)
             hello = host.hello(timeout=5)
+            assert board.params.oversample == 4
             assert hello["name"] == "dvonn-sim" and hello["adc_bits"] == 12
             assert hello["channels"] == N_SPACES and hello["leds"] == 50
             rtt, counters = host.ping(timeout=5)
@@ -38,8 +46,10 @@ def test_protocol_round_trip_through_the_serial_link(tmp_path):
             led = LedFrame(spaces=tuple((0, 255, 255) if i == INDEX["e3"] else (0, 0, 0)
                                         for i in range(N_SPACES)))
             host.show(led)
-            while board.leds is None or board.leds.spaces[INDEX["e3"]] == (0, 0, 0):
-                assert host.read_frame(timeout=5) is not None  # let the emulator run
+            for _ in range(500):  # the LED frame crosses the pty while frames stream in
+                if board.leds is not None and board.leds.spaces[INDEX["e3"]] != (0, 0, 0):
+                    break
+                assert host.read_frame(timeout=5) is not None
             got = board.leds.spaces[INDEX["e3"]]
             assert got[0] < 10 and got[1] > 240 and got[2] > 240  # back through gamma
             assert board.leds.spaces[INDEX["f3"]] == (0, 0, 0)
