@@ -28,6 +28,10 @@ def test_protocol_round_trip_through_the_serial_link(tmp_path):
             host = SerialScanner(link, profile.channels, profile.adc.max,
                                  ChainEncoder.from_profile(profile), oversample=4)
             hello = host.hello(timeout=5)
+            for _ in range(100):  # SET_OVERSAMPLE went out with the HELLO on opening
+                if board.params.oversample == 4:
+                    break
+                host.read_frame(timeout=5)
             assert board.params.oversample == 4
             assert hello["name"] == "dvonn-sim" and hello["adc_bits"] == 12
             assert hello["channels"] == N_SPACES and hello["leds"] == 50
