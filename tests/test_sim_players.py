@@ -9,7 +9,7 @@ import pytest
 from firmware_py.colours import BY_NAME, SIGNALS, is_lit
 from firmware_py.errors import RecordError
 from firmware_py.interfaces import OFF, LedFrame
-from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
+from firmware_py.rules import PASS, WHITE, Board
 from firmware_py.spaces import INDEX, N_SPACES
 from sim.board import SimBoard
 from sim.players import MISTAKES, LedView, Mistakes, Players, play, random_chooser
