@@ -54,11 +54,12 @@ class Controller:
     unexplained_s: how long a position that matches nothing stays before the difference is shown.
     ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
         stack still for this long, so after it only landings count (and if they still cannot be
-        told apart, the player is asked).
+        told apart, the player is asked). Up to three times longer on a noisy board, where a
+        slowly moving hand cannot be told from a still one.
     """
 
     def __init__(self, board: Board | None = None, calibration: Calibration | None = None, *,
-                 settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 0.9,
+                 settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
                  geometry: Geometry | None = None, margin: float = 25.0,
                  fit_limit: float = 250.0, adc_max: int = 4095):
         self.cal = calibration or Calibration.nominal(adc_max=adc_max)
@@ -170,6 +171,10 @@ class Controller:
         # Keep the stillness tolerance just above what this board's noise needs.
         self.settler.tolerance = tolerance_for(max(noise, 0.3), 0.25 * self.cal.codes_per_mt)
         self.settler.noise = max(noise, 0.3)
+        # On a noisy board a slowly moving hand still looks still: wait longer (up to 3x)
+        # before ruling out a stack held just above a stack rather than set on it.
+        self.inference.hold_s = self.ask_after_s * min(3.0, max(
+            1.0, self.settler.tolerance / (0.5 * self.cal.codes_per_mt)))
         st = self.state
         if st.mode == "link_lost":
             return
@@ -279,7 +284,7 @@ class Controller:
             # A landing too faint to tell from a hand holding the stack just above: wait a
             # little (a hand moves on), then ask.
             lifted = [c for c in rivals if c.kind == "lifted"]
-            if snap.time - snap.stable_since >= self.ask_after_s and self._ask_landings(d):
+            if snap.time - snap.stable_since >= self.inference.hold_s and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
                 self._show_lifted(lifted[0].src)

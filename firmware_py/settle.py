@@ -115,6 +115,7 @@ class Settler:
             # Still within the tolerance but still creeping (a stack being set down slowly,
             # a wide tolerance on a noisy board): wait for the second half to stand alone.
             self._keep_from(half)
+            self._start = self._times[0]  # still only since then
             return None
         self._reported = time
         self.moving = False
