@@ -258,6 +258,21 @@ def test_another_sites_page_cannot_open_the_channel():
     run(check, StateSource(game_state()))
 
 
+def test_a_rebound_name_cannot_act_on_a_local_board():
+    """DNS rebinding: evil.example resolving to 127.0.0.1 gets a read-only page."""
+    async def check(client):
+        ws = await client.ws_connect("/ws", headers={"Host": "evil.example:8080",
+                                                     "Origin": "http://evil.example:8080"})
+        assert (await receive(ws, "hello"))["can_act"] is False
+        await ws.send_json({"type": "takeback"})
+        assert "read-only" in (await receive(ws, "error"))["message"]
+        await ws.close()
+        local = await client.ws_connect("/ws", headers={"Host": "localhost:8080"})
+        assert (await receive(local, "hello"))["can_act"] is True
+        await local.close()
+    run(check, StateSource(game_state()))
+
+
 def test_binding_and_tokens():
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.20")

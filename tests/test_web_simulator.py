@@ -66,6 +66,17 @@ def drag(page, src: str, dst: str) -> None:
     page.mouse.up()
 
 
+def carry(page, src: str, dst: str, count: int | None = None) -> None:
+    """Lift (the top `count` pieces of) the stack on src and set it down on dst, two clicks in
+    a row: a hand that holds a stack still in the air for long gets asked where it landed."""
+    if count is not None:
+        page.locator("#lift-count").select_option(str(count))
+    hit(page, src).click()
+    hit(page, dst).click()
+    if count is not None:
+        page.locator("#lift-count").select_option("")
+
+
 def play(page, board: Board, ply, by_drag: bool = False) -> None:
     """Make `ply` with the page's controls, wait until it is recorded, clear cut-off stacks."""
     moves = page.locator("#moves li")
@@ -79,8 +90,7 @@ def play(page, board: Board, ply, by_drag: bool = False) -> None:
     elif by_drag:
         drag(page, SPACES[ply.src], SPACES[ply.dst])
     else:
-        hit(page, SPACES[ply.src]).click()   # lift
-        hit(page, SPACES[ply.dst]).click()   # set down
+        carry(page, SPACES[ply.src], SPACES[ply.dst])
     board.push(ply)
     try:
         page.wait_for_function("n => window.dvonn.page.game.moves.length >= n"
@@ -152,6 +162,14 @@ def test_a_wrong_piece_is_flagged_until_corrected(simulator, new_page):  # noqa:
     page.locator("#piece").select_option("")
     play(page, board, Ply.parse("a1"))
     expect(page.locator('[data-space="a1"]')).to_have_attribute("data-stack", "B")
+    # A new game (two clicks: it abandons this one): the table is cleared, play starts over.
+    page.locator("#btn-new").click()
+    expect(page.locator("#btn-new")).to_have_text("Click again for a new game")
+    page.locator("#btn-new").click()
+    expect(page.locator("#moves li")).to_have_count(0, timeout=WAIT)
+    expect(page.locator('[data-space="a1"]')).to_have_attribute("data-stack", "", timeout=WAIT)
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    play(page, Board(), Ply.parse("k5"))
 
 
 def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # noqa: F811
@@ -166,17 +184,12 @@ def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # no
     # First set it down where it may not go: flagged, nothing recorded.
     wrong = next(s for s in range(49) if board.stack(s) and s != ply.src
                  and s not in board.destinations(ply.src))
-    hit(page, src).click()
-    expect(page.locator("#mode")).to_have_text("lifted", timeout=WAIT)
-    hit(page, SPACES[wrong]).click()
+    carry(page, src, SPACES[wrong])
     expect(page.locator("#mode")).to_have_text("error", timeout=WAIT)
     assert run.session.state.board.ply_count == 49
     # Correct it: lift the carried pieces off again and set them down legally.
     height = board.height(ply.src)
-    page.locator("#lift-count").select_option(str(height))
-    hit(page, SPACES[wrong]).click()
-    page.locator("#lift-count").select_option("")
-    hit(page, dst).click()
+    carry(page, SPACES[wrong], dst, count=height)
     board.push(ply)
     expect(page.locator("#moves li")).to_have_count(50, timeout=WAIT)
     expect(page.locator("#moves li").last).to_have_text(str(ply))
@@ -186,10 +199,7 @@ def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # no
     expect(page.locator("#moves li")).to_have_count(49, timeout=WAIT)
     expect(page.locator("#rebuild")).to_contain_text(src)
     expect(page.locator("#mode")).to_have_text("paused")
-    page.locator("#lift-count").select_option(str(height))
-    hit(page, dst).click()
-    page.locator("#lift-count").select_option("")
-    hit(page, src).click()
+    carry(page, dst, src, count=height)
     expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
     expect(page.locator("#rebuild")).to_be_hidden()
     assert run.session.state.board.ply_count == 49

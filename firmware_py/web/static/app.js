@@ -232,6 +232,8 @@ function draw() {
   $("score-black").textContent = game.score.black;
   $("winner-row").hidden = !game.winner;
   $("winner").textContent = game.winner === "draw" ? "a draw" : game.winner ? `${game.winner} wins` : "";
+  $("hint-row").hidden = !game.hint;
+  $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
     moves.innerHTML = "";
@@ -388,7 +390,18 @@ function wire() {
   }
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
-  $("btn-new").addEventListener("click", () => send({ type: "new_game" }));
+  // A new game abandons this one (it stays in the store): ask for a second click.
+  let armed = null;
+  $("btn-new").addEventListener("click", () => {
+    const b = $("btn-new");
+    if (armed) {
+      clearTimeout(armed); armed = null; b.textContent = "New game";
+      send({ type: "new_game" });
+      return;
+    }
+    b.textContent = "Click again for a new game";
+    armed = setTimeout(() => { armed = null; b.textContent = "New game"; }, 4000);
+  });
   $("btn-discard").addEventListener("click", () => send({ type: "discard" }));
   $("btn-remove-cut").addEventListener("click", () => {
     for (const s of page.game.remove) send({ type: "remove", space: s });
