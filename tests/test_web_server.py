@@ -337,3 +337,13 @@ def test_the_push_latency_benchmark_runs():
 
     r = measure(changes=5)
     assert r["changes"] == 5 and 0 < r["mean_ms"] <= r["max_ms"]
+
+
+@pytest.mark.parametrize("name", ["protocol", "view", "source", "server"])
+def test_the_docstring_examples_hold(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"firmware_py.web.{name}")
+    failed, tried = doctest.testmod(module)
+    assert failed == 0 and tried > 0
