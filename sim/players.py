@@ -381,10 +381,10 @@ class Players:
             yield from self._react_to(("error",))
             hand.put(other)
             yield self._idle()
-        if kind == "illegal_setdown":
-            dests = set(b.destinations(src))
-            near = [s for s in range(N_SPACES) if s != src and s not in dests
-                    and (b.stack(s) or any(b.stack(n) for n in NEIGHBOURS[s]))]
+        dests = set(b.destinations(src))
+        near = [s for s in range(N_SPACES) if s != src and s not in dests
+                and (b.stack(s) or any(b.stack(n) for n in NEIGHBOURS[s]))]
+        if kind == "illegal_setdown" and near:
             bad = self.rng.choice(near)
             self._mistake(kind)
             n = b.height(src)
@@ -401,7 +401,8 @@ class Players:
             hand.slide(src, dst, via=[via])
         else:
             hand.lift(src)
-            yield self._pause(self._draw("react") / 2)  # a look at the destinations
+            yield self._idle()
+            yield self._pause(self._draw("react") / 3)  # a glance at the destinations
             hand.put(dst)
         yield self._idle()
 
