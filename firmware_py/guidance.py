@@ -103,8 +103,14 @@ def _stacks_of(board, player: int) -> list[int]:
 
 def render(state: BoardState, now: float) -> LedFrame:
     """The LED frame for `state` at time `now`: each lit space on or off by its pattern."""
+    return frame(signals(state), now)
+
+
+def frame(lit: dict[int, str], now: float) -> LedFrame:
+    """The LED frame for meanings already worked out by `signals` (a loop that renders every
+    scan keeps them until the state changes, and only blinks them here)."""
     colours = [OFF] * N_SPACES
-    for space, name in signals(state).items():
+    for space, name in lit.items():
         signal = BY_NAME[name]
         if is_lit(signal.pattern, now):
             colours[space] = signal.rgb

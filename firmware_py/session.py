@@ -333,20 +333,24 @@ class Session:
             self._update_hint()
         state = self.state
         board = state.board
-        if board.is_over() != self._finished and board.ply_count == len(self._plies):
-            if board.is_over():
-                self.store.finish(self.game_id)
-            self._finished = board.is_over()  # a takeback reopens the game (the store did too)
-        frame = guidance.render(state, self.now())
+        snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
+                    tuple(state.ask), tuple(state.error), tuple(state.missing),
+                    tuple(state.extra), state.hint, state.message, board.ply_count, board.key(),
+                    id(board), self.game_id, tuple(self.rebuild))
+        changed = snapshot != self._snapshot
+        if changed:
+            self._snapshot = snapshot
+            over = board.is_over()
+            if over != self._finished and board.ply_count == len(self._plies):
+                if over:
+                    self.store.finish(self.game_id)
+                self._finished = over  # a takeback reopens the game (the store did too)
+            self._lit = guidance.signals(state)
+        frame = guidance.frame(self._lit, self.now())
         if frame != self.leds_shown:
             self.leds.show(frame)
             self.leds_shown = frame
-        snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
-                    tuple(state.ask), tuple(state.error), tuple(state.missing),
-                    tuple(state.extra), state.hint, state.message, board.ply_count,
-                    self.game_id, tuple(self.rebuild))
-        if snapshot != self._snapshot:
-            self._snapshot = snapshot
+        if changed:
             with self._lock:
                 subscribers = list(self._subscribers)
             for callback in subscribers:
