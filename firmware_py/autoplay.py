@@ -24,7 +24,9 @@ from .rules import Ply
 class GameResult:
     """One autoplayed game. Times: `frame_us_*` is the controller's wall time per frame
     (microseconds); `decide_ms_max` the longest single frame (the settled snapshot on which the
-    heaviest decision was taken); `sim_s` the simulated game length."""
+    heaviest decision was taken); `commit_delay_ms_*` simulated time from the hand letting go of
+    a piece to its ply being committed (the settle time, plus the wait when a landing could
+    still be a hand hovering just above); `sim_s` the simulated game length."""
 
     seed: int
     noise: str
@@ -41,9 +43,13 @@ class GameResult:
     decide_ms_max: float
     frames: int
     sim_s: float
+    commit_delay_ms_median: float = 0.0
+    commit_delay_ms_p95: float = 0.0
+    commit_delay_ms_max: float = 0.0
     mistakes: dict = field(default_factory=dict)
     complaints: int = 0
     errors: int = 0
+    delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -72,6 +78,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     board = SimBoard(Params.from_noise(noise), seed=seed)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed)
     controller = Controller(adc_max=board.adc_max, **(controller_options or {}))
+    committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
+    controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
     costs: list[float] = []
     clock = time.perf_counter
     render = guidance.render
@@ -102,6 +110,11 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             break
 
     truth = [str(p) for p in players.truth.move_stack]
+    # From the hand letting go (the players' log: "played X") to the commit, ply by ply.
+    played = [(text.split()[1], t) for t, text in players.log if text.startswith("played ")]
+    made = [c for c in committed if c[0] != "pass"]
+    pairs = [(pp, ct - pt) for (pp, pt), (cp, ct) in zip(played, made) if pp == cp and ct >= pt]
+    delays = sorted(d for _, d in pairs)
     record = [str(p) for p in controller.state.board.move_stack]
     costs.sort()
     n = len(costs)
@@ -113,8 +126,17 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         frame_us_mean=round(sum(costs) / n * 1e6, 1) if n else 0.0,
         frame_us_p99=round(costs[min(n - 1, int(n * 0.99))] * 1e6, 1) if n else 0.0,
         decide_ms_max=round(costs[-1] * 1e3, 2) if n else 0.0,
-        frames=n, sim_s=round(board.now, 2), mistakes=dict(players.made),
-        complaints=len(players.complaints), errors=stats["errors"])
+        frames=n, sim_s=round(board.now, 2),
+        commit_delay_ms_median=_at(delays, 0.5), commit_delay_ms_p95=_at(delays, 0.95),
+        commit_delay_ms_max=_at(delays, 1.0), mistakes=dict(players.made),
+        complaints=len(players.complaints), errors=stats["errors"], delays=pairs)
+
+
+def _at(sorted_values: list[float], q: float) -> float:
+    """The q-quantile of seconds, in milliseconds (0 when empty)."""
+    if not sorted_values:
+        return 0.0
+    return round(sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))] * 1e3, 1)
 
 
 def tokens_of(plies) -> list[str]:

@@ -76,10 +76,12 @@ class BoardModel:
     """The board's forward model over a `Calibration` (see the module docstring)."""
 
     def __init__(self, cal: Calibration, geometry: Geometry | None = None,
-                 rel_own: float = 0.08, rel_xt: float = 0.25):
+                 rel_own: float = 0.06, rel_xt: float = 0.25):
         self.cal = cal
         self.geo = geometry or Geometry()
-        self.rel_own = rel_own  # uncertainty of a piece's on-axis effect (magnet spread, model)
+        # Uncertainty of a piece's on-axis effect: the moved piece's magnet against the bottom
+        # piece's that calibrated the sensor (+-5 % each: 4 % RMS), plus the model's own.
+        self.rel_own = rel_own
         self.rel_xt = rel_xt    # uncertainty of cross-talk changes
         self._version = -1
         self._xt: dict = {}

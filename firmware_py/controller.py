@@ -80,7 +80,8 @@ class Controller:
         self.pending: dict[int, tuple] = {}  # cut-off stacks still on the board
         self.last_decision: Decision | None = None
         self._rivals: list = []          # the candidates being asked about
-        self._answer: int | None = None  # the ask space the player lifted
+        self._answer: int | None = None  # the ask space the player lifted and set back
+        self._ask_lifted: set[int] = set()  # ask spaces seen empty since the question
         self._doubt_since: float | None = None  # landed-or-in-hand undecided since
         self._unexplained_since: float | None = None
         self._unexplained_marks: tuple[list, list] = ([], [])
@@ -262,6 +263,8 @@ class Controller:
             self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
             self._clear_doubt()
             self._show_lifted(best.src)
+        elif kind == "relift":
+            self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind == "illegal":
             self._clear_doubt()
             st.clear_marks()
@@ -279,11 +282,11 @@ class Controller:
 
     def _ambiguous(self, d: Decision, snap) -> None:
         rivals = d.rivals
-        unsure_landed = any(c.kind in ("lifted", "match") for c in rivals)
+        unsure_landed = any(c.kind in ("lifted", "match", "relift") for c in rivals)
         if unsure_landed:
             # A landing too faint to tell from a hand holding the stack just above: wait a
             # little (a hand moves on), then ask.
-            lifted = [c for c in rivals if c.kind == "lifted"]
+            lifted = [c for c in rivals if c.kind in ("lifted", "relift")]
             if snap.time - snap.stable_since >= self.inference.hold_s and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
@@ -325,6 +328,7 @@ class Controller:
         self._rivals = rivals
         self._ask_index = idx
         self._answer = None
+        self._ask_lifted = set()
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask
@@ -332,34 +336,37 @@ class Controller:
                       "(or press confirm for " + SPACES[ask[0]] + ")")
 
     def _check_answer(self, snap) -> bool:
-        """In `asking`: a lifted ask space is the answer; commit once it is set back."""
+        """In `asking`: an asked stack lifted and set back again is the answer (one only
+        lifted may be a cut-off stack being cleared). Commits the answered candidate."""
         occ = self.inference.occupancy(snap.values)
-        rival_occ = {s for s in range(N_SPACES) if self._rivals[0].stacks[s]}
+        self._note_lifts(lambda a: a in occ)
         st = self.state
-        if occ == rival_occ and self._answer is not None:
-            chosen = [c for c, s in zip(self._rivals, self._ask_spaces()) if s == self._answer]
-            if chosen:
-                self._resolve(chosen[0], snap)
+        if self._answer is None or self._answer not in occ:
+            held = [a for a in st.ask if a not in occ]
+            if len(held) == 1 and held[0] in self._ask_lifted:
+                st.message = f"{SPACES[held[0]]}: now set it back"
                 return True
-        gone = rival_occ - occ
-        if len(gone) == 1 and not (occ - rival_occ):
-            a = next(iter(gone))
-            if a in st.ask:
-                self._answer = a
-                st.message = f"{SPACES[a]}: now set it back"
-                return True
-        return False
+            return False
+        chosen = [c for c, s in zip(self._rivals, self._ask_spaces()) if s == self._answer]
+        if not chosen:
+            return False
+        cand = chosen[0]
+        mine = {s for s in range(N_SPACES) if cand.stacks[s]}
+        self._resolve(cand, snap if occ == mine else None)
+        return True
 
     def _watch_answer(self, raw) -> None:
-        """A lift of an asked space is the answer, even if the stack is set back at once."""
+        """Per frame while asking: see an asked stack lifted and set back, however quickly."""
         cal = self.cal
         limit = OCCUPIED_MT * cal.codes_per_mt
+        self._note_lifts(lambda a: abs(raw[a] - cal.baseline[a]) >= limit)
+
+    def _note_lifts(self, occupied) -> None:
         for a in self.state.ask:
-            if abs(raw[a] - cal.baseline[a]) < limit:
-                if self._answer != a:
-                    self._answer = a
-                    self.state.message = f"{SPACES[a]}: now set it back"
-                return
+            if not occupied(a):
+                self._ask_lifted.add(a)
+            elif a in self._ask_lifted and self._answer is None:
+                self._answer = a  # lifted and set back: the answer
 
     def _ask_spaces(self) -> list:
         out = []
@@ -405,7 +412,7 @@ class Controller:
             st.message = self._error_text(d)
             self.stats["errors"] += 1
             return
-        if d.best is not None and d.best.kind == "lifted":
+        if d.best is not None and d.best.kind in ("lifted", "relift"):
             self._show_lifted(d.best.src)  # held above the board: show where it may go
             return
         if self._unexplained_since is None:

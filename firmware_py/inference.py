@@ -28,6 +28,8 @@ from .rules import PASS, Board, Ply
 from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
+HOVER_MM = (1.0, 2.0, 3.0, 4.0)
+"""Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
 
 
 @dataclass
@@ -35,8 +37,9 @@ class Candidate:
     """One way the board could be now.
 
     kind: 'match' (the recorded position, perhaps with some cut-off stacks taken off), 'commit'
-    (plies were made), 'lifted' (after `plies`, the stack from `src` is in the hand), 'illegal'
-    (after `plies`, the stack from `src` was set down on `dst`, where it may not go).
+    (plies were made), 'lifted' (after `plies`, the stack from `src` is in the hand), 'relift'
+    (the stack the last ply landed on is in the hand again), 'illegal' (after `plies`, the
+    stack from `src` was set down on `dst`, where it may not go).
     board: the rules position after `plies`; stacks: what stands on each space physically;
     pending: spaces whose cut-off stacks are still on the board.
     """
@@ -88,8 +91,10 @@ class Inference:
     """Explains settled snapshots against the recorded game (see the module docstring)."""
 
     def __init__(self, model: BoardModel, margin: float = 25.0, fit_limit: float = 250.0,
-                 drift_mt_per_min: float = 0.05, depth: int = 2, hold_s: float = 0.9):
+                 drift_mt_per_min: float = 0.05, depth: int = 2, hold_s: float = 0.9,
+                 hover_margin: float = 9.0):
         self.model = model
+        self.hover_margin = hover_margin
         self.hold_s = hold_s
         self.margin = margin
         self.fit_limit = fit_limit
@@ -142,6 +147,14 @@ class Inference:
             kept = frozenset(r for r in pend if r in occ)
             if node and occ_of(stacks) == occ:
                 out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
+            moves = [p for p in plies if not p.is_pass]
+            if moves and moves[-1].is_move and moves[-1].dst in gone:
+                # The stack just landed on lifted again (to adjust it, or to answer a question):
+                # the landing itself is hidden in the hand, so this never decides anything.
+                held = list(stacks)
+                held[moves[-1].dst] = ()
+                if occ_of(held) == occ:
+                    out.append(Candidate("relift", plies, bd, held, kept, src=moves[-1].dst))
             movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
             for s in movers:  # the stack from s in the hand, or set down where it may not go
                 held = list(stacks)
@@ -264,7 +277,7 @@ class Inference:
             stacks[src] = ()
             for r in board.isolated_by(ply) if c.kind == "commit" else ():
                 stacks[r] = board.stack(r)
-            for lift in (0.7, 1.5, 2.5, 3.5):
+            for lift in HOVER_MM:
                 out.append(Candidate("lifted", plies, board, stacks, pending, src=src,
                                      hover=(dst, len(below), moved, lift)))
         return out
@@ -300,7 +313,9 @@ class Inference:
                            None, memo)
                 cands = sorted(cands + extra, key=lambda c: c.chi2)
         best = cands[0]
-        close = [c for c in cands if c.chi2 - best.chi2 < self.margin]
+        landed = best.kind in ("commit", "illegal")
+        close = [c for c in cands if c.chi2 - best.chi2 < (
+            self.hover_margin if landed and c.hover is not None else self.margin)]
         keys = {c.key for c in close}
         if best.chi2 > self.fit_limit:
             return Decision("unexplained", best, close, cands)
