@@ -348,8 +348,11 @@ class Session:
             self._lit = guidance.signals(state)
         frame = guidance.frame(self._lit, self.now())
         if frame != self.leds_shown:
-            self.leds.show(frame)
-            self.leds_shown = frame
+            try:
+                self.leds.show(frame)
+                self.leds_shown = frame
+            except LinkLost:  # LEDs on the scanner's link: sent again once it is back
+                pass
         if changed:
             with self._lock:
                 subscribers = list(self._subscribers)

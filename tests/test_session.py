@@ -440,3 +440,22 @@ def test_while_a_pass_is_pending_the_computer_hints_the_other_player_s_move(tmp_
     lit = signals(session.state)
     assert lit[hint.src] == "computer_from" and lit[hint.dst] == "computer_to"
     session.close()
+
+
+def test_leds_behind_a_lost_link_are_sent_again_when_it_returns(tmp_path):
+    class LinkedLeds(RecordingLeds):
+        down = True
+
+        def show(self, frame):
+            if self.down:
+                raise LinkLost("the scanner drives the LEDs and is gone")
+            super().show(frame)
+
+    leds = LinkedLeds()
+    session = make_session(tmp_path / "g.sqlite3", [set(), set()], leds=leds)
+    session.step(0)
+    assert leds.frames == [] and session.leds_shown is None
+    leds.down = False
+    session.step(0)
+    assert len(leds.frames) == 1 and session.leds_shown == leds.frames[0]
+    session.close()
