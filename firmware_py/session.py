@@ -219,6 +219,8 @@ class Session:
                 continue
             try:
                 closing()
+            except LinkLost as e:  # nothing to turn off at the other end of a pulled cable
+                log.warning("while closing: %s", e)
             except Exception:  # one failing device must not keep the others open
                 log.exception("while closing")
 
