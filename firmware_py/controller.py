@@ -130,7 +130,9 @@ class Controller:
         if self.state.mode == "link_lost":
             self.state.mode = self._mode_before_link or "idle"
             self.state.message = ""
-            self.settler = Settler(self.settler.settle_s, self.settler.tolerance)
+            old = self.settler
+            self.settler = Settler(old.settle_s, old.tolerance, old.refresh_s)
+            self.settler.noise = old.noise
 
     def takeback(self) -> None:
         """Take back the last ply (and the forced passes after it); the players rebuild."""

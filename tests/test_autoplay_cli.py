@@ -1,0 +1,41 @@
+"""`dvonn-board sim --autoplay` and `dvonn-board bench inference` from the command line."""
+
+import json
+
+from firmware_py.cli import main
+
+
+def test_sim_autoplay_json_plays_a_script(tmp_path, capsys):
+    record = tmp_path / "opening.txt"
+    record.write_text("e3 f3 g3 a1 b1 c1\n")
+    assert main(["sim", "--autoplay", "--games", "2", "--seed", "4", "--script", str(record),
+                 "--json", "--mistakes", "0.2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    game = json.loads(lines[0])
+    for key in ("seed", "plies", "truth", "record", "match", "auto", "asked", "wrong",
+                "resyncs", "frame_us_mean", "frame_us_p99"):
+        assert key in game
+    assert game["seed"] == 4 and json.loads(lines[1])["seed"] == 5
+    assert game["truth"] == ["e3", "f3", "g3", "a1", "b1", "c1"]
+    assert game["match"] and game["wrong"] == 0
+
+
+def test_sim_autoplay_rejects_bad_options(capsys):
+    assert main(["sim", "--autoplay", "--mistakes", "2"]) == 2
+    assert main(["sim", "--autoplay", "--noise", "loud"]) == 2
+    assert "--noise 'loud'" in capsys.readouterr().err
+
+
+def test_sim_autoplay_names_a_bad_script(tmp_path, capsys):
+    record = tmp_path / "bad.txt"
+    record.write_text("e3 zz9\n")
+    assert main(["sim", "--autoplay", "--script", str(record)]) == 1
+    assert "bad.txt" in capsys.readouterr().err
+
+
+def test_bench_inference_json(capsys):
+    assert main(["bench", "inference", "--games", "1", "--levels", "clean", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["noise"] == "clean" and figures["wrong"] == 0
+    assert 0.9 <= figures["auto_share"] <= 1.0 and figures["frame_us_mean"] > 0
