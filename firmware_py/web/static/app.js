@@ -296,6 +296,8 @@ function drawHand() {
   if (h.busy) text += " (moving…)";
   $("hand").textContent = text;
   $("btn-discard").hidden = !h.holding;
+  const log = (page.sim && page.sim.log) || [];
+  $("hand-log").textContent = log.length ? "last: " + log[log.length - 1] : "";
   drawStack(page.ghost, h.holding || "");
   if (!h.holding) page.ghostPlaced = false;  // shown again where the pointer next moves
   page.ghost.setAttribute("visibility", h.holding && page.ghostPlaced ? "visible" : "hidden");
