@@ -131,3 +131,11 @@ def test_people_mode_refuses_a_bad_noise_level(tmp_path):
     args = Namespace(db=str(tmp_path / "x.sqlite3"), seed=1, noise="loud")
     assert _sim_live.run_people(args, None, lines=[], console=Console(file=out)) == 2
     assert "loud" in out.getvalue()
+
+
+def test_sim_takes_the_computer_options():
+    from firmware_py.cli import build_parser
+    from firmware_py.commands.play import thinkers_from
+    args = build_parser().parse_args(["sim", "--terminal", "--ai", "white", "--level", "2"])
+    [thinker] = thinkers_from(args)
+    assert thinker.colour == 0 and thinker.level == 2

@@ -52,6 +52,8 @@ def register(subparsers) -> None:
     p.add_argument("--token", default=None,
                    help="people mode: the token a page needs to act (default: made up when "
                         "serving beyond this machine)")
+    from .play import add_computer_arguments
+    add_computer_arguments(p)  # people mode: --ai COLOUR, --level N
     p.set_defaults(func=run)
 
 
