@@ -86,6 +86,7 @@ class Session:
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
+    LINK_RETRY_S = 0.1  # pause between reads while the scanner link is down (at most `timeout`)
 
     def __init__(self, source: SensorSource, leds: LedSink, store: Store,
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
@@ -177,6 +178,8 @@ class Session:
                 if hasattr(self.controller, "link_lost"):  # decide nothing until frames return
                     self.controller.link_lost()
             frame = None
+            # The source raises at once while its reconnect back-off runs: don't spin on it.
+            time.sleep(self.LINK_RETRY_S if timeout is None else min(timeout, self.LINK_RETRY_S))
         if frame is not None:
             if self.link_lost:
                 log.info("scanner link back")

@@ -459,3 +459,14 @@ def test_leds_behind_a_lost_link_are_sent_again_when_it_returns(tmp_path):
     session.step(0)
     assert len(leds.frames) == 1 and session.leds_shown == leds.frames[0]
     session.close()
+
+
+def test_a_down_link_is_retried_after_a_pause_not_in_a_busy_loop(tmp_path, monkeypatch):
+    pauses = []
+    monkeypatch.setattr(session_module.time, "sleep", pauses.append)
+    session = make_session(tmp_path / "g.sqlite3", ["lost", "lost", set()])
+    session.step(1.0)
+    session.step(0.02)
+    session.step(1.0)
+    assert pauses == [session.LINK_RETRY_S, 0.02]  # none once frames flow again
+    session.close()

@@ -131,11 +131,11 @@ def test_link_lost_pauses_play_and_nothing_is_lost(tmp_path):
     session.subscribe(lambda s: modes.append(s.state.mode))
     link.after = link.reads + 10  # the cable is pulled 10 frames from now, for 50 reads
     while link.reads <= link.after + 10:
-        session.step()
+        session.step(0)  # no pause between retries in the test
     assert session.state.mode == "link_lost" and session.link_lost
     seen = set()
     while link.reads < link.after + link.lost:
-        session.step()
+        session.step(0)
         seen |= {name for s, name in lit(sim).items() if s in CORNERS}
     assert seen == {"link_lost"} and set(lit(sim)) <= set(CORNERS)
     place_all(session, sim, TOKENS[2:4], start=2)
