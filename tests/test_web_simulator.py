@@ -32,14 +32,14 @@ def simulator(tmp_path):
     """Start a simulator (optionally resuming the plies given) and return its run."""
     runs = []
 
-    def start(plies=()):
+    def start(plies=(), speed=SPEED):
         db = tmp_path / "sim.sqlite3"
         if plies:
             with Store(db) as store:
                 game = store.new_game({"Event": "test"})
                 for ply in plies:
                     store.add_ply(game, ply)
-        run = SimulatorRun(make_controller, db, seed=7, speed=SPEED, port=0).start()
+        run = SimulatorRun(make_controller, db, seed=7, speed=speed, port=0).start()
         runs.append(run)
         return run
     yield start
@@ -174,7 +174,7 @@ def test_a_wrong_piece_is_flagged_until_corrected(simulator, new_page):  # noqa:
 
 def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # noqa: F811
     placements = random_placements(11)
-    run = simulator(placements)
+    run = simulator(placements, speed=5.0)  # slower: each stack is carried in two clicks
     page = open_board(new_page, run)
     board = Board.from_plies(placements)
     expect(page.locator("#moves li")).to_have_count(49)
