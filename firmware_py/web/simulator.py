@@ -19,6 +19,7 @@ from pathlib import Path
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
+from .source import ActionRefused
 
 INTRO = """\
 The simulated DVONN board is at {url}
@@ -85,16 +86,26 @@ class SimulatorRun:
 
 
 class SimulatorSource(SessionSource):
-    """A session on the simulator: a new game also clears the simulated table."""
+    """A session on the simulator: the page presses the simulated board's own buttons (the
+    session reads them like a real board's), and a new game also clears the simulated table."""
+
+    BUTTONS = {"takeback": "undo", "confirm": "confirm", "new_game": "new_game"}
 
     def act(self, kind, args):
-        said = super().act(kind, args)
-        if kind == "new_game":
-            def clear():
-                self.desk.board.hand.cancel()
-                self.desk.board.setup([()] * 49)  # the people clear the board for a new game
-            self.desk.call(clear)
-        return said
+        if kind not in self.BUTTONS:
+            return super().act(kind, args)
+        if kind == "takeback" and not self.session.state.board.move_stack:
+            raise ActionRefused("there is no ply to take back")
+        board = self.desk.board
+
+        def press():
+            board.press(self.BUTTONS[kind])
+            if kind == "new_game":
+                board.hand.cancel()
+                board.setup([()] * 49)  # the people clear the board for a new game
+                return "new game: the table is cleared; the last game stays in the store"
+            return None
+        return self.desk.call(press)
 
 
 def run_web(args, make_controller, computer=()) -> int:
