@@ -78,9 +78,8 @@ def calibration_path(args):
     """--calibration, else the diagnostics' default file (beside the games database)."""
     if args.calibration:
         return args.calibration
-    import platformdirs
-    from pathlib import Path
-    return Path(platformdirs.user_data_dir("dvonn-board")) / "calibration.json"
+    from ..diag.calibrate import default_path
+    return default_path()
 
 
 def make_controller_factory(**options):
