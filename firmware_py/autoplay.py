@@ -52,7 +52,9 @@ class GameResult:
     delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        d.pop("delays")
+        return d
 
 
 def count_wrong(record: list[str], truth: list[str]) -> int:

@@ -255,9 +255,6 @@ class Controller:
             self._settle_mode()
         elif kind == "lifted":
             best = d.best
-            if (snap.time - snap.stable_since >= self.unexplained_s and not best.plies
-                    and self._ask_landings(d)):
-                return  # held still for long, or a landing too faint to see: ask
             plies = list(best.plies)
             while plies and plies[-1].is_pass:  # a pass is recorded with the move after it
                 plies.pop()
@@ -345,10 +342,12 @@ class Controller:
         st = self.state
         if self._answer is None or self._answer not in occ:
             held = [a for a in st.ask if a not in occ]
-            if len(held) == 1 and held[0] in self._ask_lifted:
+            rival_occ = {s for s in range(N_SPACES) if self._rivals[0].stacks[s]}
+            if (len(held) == 1 and held[0] in self._ask_lifted
+                    and occ == rival_occ - {held[0]}):
                 st.message = f"{SPACES[held[0]]}: now set it back"
                 return True
-            return False
+            return False  # anything else: read the board afresh
         chosen = [c for c, s in zip(self._rivals, self._ask_spaces()) if s == self._answer]
         if not chosen:
             return False
