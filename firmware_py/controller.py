@@ -82,7 +82,6 @@ class Controller:
         self._rivals: list = []          # the candidates being asked about
         self._answer: int | None = None  # the ask space the player lifted and set back
         self._ask_lifted: set[int] = set()  # ask spaces seen empty since the question
-        self._doubt_since: float | None = None  # landed-or-in-hand undecided since
         self._unexplained_since: float | None = None
         self._unexplained_marks: tuple[list, list] = ([], [])
         self._mode_before_link: str | None = None
@@ -146,7 +145,7 @@ class Controller:
             if not ply.is_pass or board.ply_count == 0:
                 break
         self.pending = {}
-        self._clear_doubt()
+        self._clear_unexplained()
         self._rivals, self._answer = [], None
         self._rebuilding = True
         self.state.clear_marks()
@@ -162,7 +161,7 @@ class Controller:
         self.ref = self.ref_stacks = None
         self._rebuilding = False
         self._rivals, self._answer = [], None
-        self._clear_doubt()
+        self._clear_unexplained()
 
     # -- snapshots ---------------------------------------------------------------------------
     def _on_snapshot(self, snap) -> None:
@@ -260,12 +259,12 @@ class Controller:
                 plies.pop()
             self._commit(plies, asked=False)
             self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
-            self._clear_doubt()
+            self._clear_unexplained()
             self._show_lifted(best.src)
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind == "illegal":
-            self._clear_doubt()
+            self._clear_unexplained()
             st.clear_marks()
             st.mode = "error"
             st.lifted = d.best.src
@@ -480,8 +479,8 @@ class Controller:
         st.missing, st.extra = list(lost), list(extra)
         st.message = "the board does not match the game: " + self._difference_text()
 
-    def _occupancy_difference(self):
-        snap = self.settler.snapshot
+    def _occupancy_difference(self, snap=None):
+        snap = snap or self.settler.snapshot
         if snap is None:
             return [], []
         occ = self.inference.occupancy(snap.values)
@@ -489,7 +488,7 @@ class Controller:
         return sorted(expected - occ), sorted(occ - expected)
 
     def _mark_differences(self, snap) -> None:
-        lost, extra = self._occupancy_difference()
+        lost, extra = self._occupancy_difference(snap)
         self.state.missing, self.state.extra = lost, extra
 
     def _difference_text(self) -> str:
@@ -550,7 +549,7 @@ class Controller:
 
     def _settle_mode(self) -> None:
         st = self.state
-        self._clear_doubt()
+        self._clear_unexplained()
         self._rivals, self._answer = [], None
         st.clear_marks()
         if self.pending:
@@ -580,7 +579,6 @@ class Controller:
         st.remove = sorted(self.pending)
         st.message = f"{SPACES[src]} lifted: set it down on " + (_names(st.destinations) or "?")
 
-    def _clear_doubt(self) -> None:
-        self._doubt_since = None
+    def _clear_unexplained(self) -> None:
         self._unexplained_since = None
         self._unexplained_marks = ([], [])
