@@ -104,8 +104,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         if not players.done:
             players.step()
             continue
-        if tail is None:
-            tail = board.now + 2.0
+        if tail is None:  # the last ply may still be waiting to be told from a hover
+            tail = board.now + 8.0
         if board.now >= tail or (controller.state.board.ply_count
                                  >= players.truth.ply_count and controller.state.mode
                                  in ("idle", "over")):

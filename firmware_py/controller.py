@@ -309,10 +309,15 @@ class Controller:
 
     def _ask(self, rivals, single: bool = False) -> None:
         st = self.state
-        # Ask about the first ply on which the rivals differ: its destination tells them apart.
+        again = st.mode == "asking" and bool(self._rivals)
+        if again:  # the question stands: add to it, never drop an answer under way
+            keys = {c.key for c in rivals}
+            rivals = rivals + [c for c in self._rivals if c.key not in keys]
+        # Ask about the last ply on which the rivals differ: the player who made it answers by
+        # lifting the stack they landed on (two quick plies in an unknown order: the later).
         moves = [[p for p in c.plies if not p.is_pass] for c in rivals]
         n = min(len(m) for m in moves)
-        idx = next((i for i in range(n) if len({m[i] for m in moves}) > 1), None)
+        idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
         if idx is None or any(c.kind == "illegal" for c in rivals):
             spaces = [c.last_dst for c in rivals]
         else:
@@ -325,8 +330,9 @@ class Controller:
             return
         self._rivals = rivals
         self._ask_index = idx
-        self._answer = None
-        self._ask_lifted = set()
+        if not again:
+            self._answer = None
+            self._ask_lifted = set()
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask

@@ -95,8 +95,11 @@ class Settler:
         if anchor is None:
             self._reset(time, raw)
             return None
-        tol = self.tolerance
-        if max(map(abs, map(sub, raw, anchor))) > tol:
+        # Compare with the window's running mean (one noisy anchor frame would make a still
+        # board look moving now and then).
+        n = len(self._frames)
+        scale = 1.0 / n
+        if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
             self.moving = True
             self._reset(time, raw)
             return None
