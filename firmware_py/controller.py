@@ -263,6 +263,17 @@ class Controller:
             self._show_lifted(best.src)
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
+        elif kind == "badlift":
+            plies = list(d.best.plies)
+            while plies and plies[-1].is_pass:
+                plies.pop()
+            self._commit(plies, asked=False)
+            self._clear_unexplained()
+            st.clear_marks()
+            st.mode = "error"
+            st.error = [d.best.src]
+            st.message = f"the stack on {SPACES[d.best.src]} may not move now: put it back"
+            self.stats["errors"] += 1
         elif kind == "illegal":
             self._clear_unexplained()
             st.clear_marks()
@@ -280,7 +291,7 @@ class Controller:
 
     def _ambiguous(self, d: Decision, snap) -> None:
         rivals = d.rivals
-        unsure_landed = any(c.kind in ("lifted", "match", "relift") for c in rivals)
+        unsure_landed = any(c.kind in ("lifted", "match", "relift", "badlift") for c in rivals)
         if unsure_landed:
             # A landing too faint to tell from a hand holding the stack just above: wait a
             # little (a hand moves on), then ask.

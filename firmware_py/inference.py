@@ -38,8 +38,9 @@ class Candidate:
 
     kind: 'match' (the recorded position, perhaps with some cut-off stacks taken off), 'commit'
     (plies were made), 'lifted' (after `plies`, the stack from `src` is in the hand), 'relift'
-    (the stack the last ply landed on is in the hand again), 'illegal' (after `plies`, the
-    stack from `src` was set down on `dst`, where it may not go).
+    (the stack the last ply landed on is in the hand again), 'badlift' (after `plies`, a stack
+    that may not move is in the hand), 'illegal' (after `plies`, the stack from `src` was set
+    down on `dst`, where it may not go).
     board: the rules position after `plies`; stacks: what stands on each space physically;
     pending: spaces whose cut-off stacks are still on the board.
     """
@@ -156,6 +157,13 @@ class Inference:
                 if occ_of(held) == occ:
                     out.append(Candidate("relift", plies, bd, held, kept, src=moves[-1].dst))
             movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
+            relifted = moves[-1].dst if moves and moves[-1].is_move else None
+            for s in gone:  # a stack that may not move, lifted (flagged, never recorded)
+                if stacks[s] and s not in movers and s != relifted and s not in pend:
+                    held = list(stacks)
+                    held[s] = ()
+                    if occ_of(held) == occ:
+                        out.append(Candidate("badlift", plies, bd, held, kept, src=s))
             for s in movers:  # the stack from s in the hand, or set down where it may not go
                 held = list(stacks)
                 held[s] = ()
