@@ -250,7 +250,8 @@ class Controller:
             self._commit(best.plies, asked=False)
             self._learn(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
-            self._set_ref(snap, best.stacks)
+            same = best.stacks == self.ref_stacks  # then keep the object: its model cache
+            self._set_ref(snap, self.ref_stacks if same else best.stacks)
             self._settle_mode()
         elif kind == "lifted":
             best = d.best

@@ -158,7 +158,8 @@ class Inference:
                     out.append(Candidate("relift", plies, bd, held, kept, src=moves[-1].dst))
             movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
             relifted = moves[-1].dst if moves and moves[-1].is_move else None
-            for s in gone:  # a stack that may not move, lifted (flagged, never recorded)
+            passing = bd.phase == 2 and bd.legal_plies() == [PASS]  # the other one moves next
+            for s in () if passing else gone:  # a stack that may not move, lifted: flagged
                 if stacks[s] and s not in movers and s != relifted and s not in pend:
                     held = list(stacks)
                     held[s] = ()
