@@ -42,7 +42,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    result = ai.Searcher(random.Random(0)).search(board, depth=3)
+    result = ai.Searcher(random.Random(0), reductions=False).search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
     assert result.value == expected
