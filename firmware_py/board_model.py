@@ -119,6 +119,10 @@ class BoardModel:
             return self._axial["D"][level] * learned
         return self._axial[kind][level]
 
+    def nominal_axial(self, kind: str, level: int = 0) -> float:
+        """axial() from the magnet geometry alone (nothing learned)."""
+        return self._axial[kind][level]
+
     def lateral(self, kind: str, level: int, sensor: int, space: int) -> float:
         """Cross-talk of a `kind` piece at `level` on `space`, relative to a bottom White there."""
         return self._lat[(kind, self._dist[(sensor, space)])][level]

@@ -109,18 +109,20 @@ class Inference:
         return frozenset(s for s in range(N_SPACES) if abs(values[s] - cal.baseline[s]) > limit)
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
-        """Whether the piece just placed on `space` reads like a `kind` piece (by polarity, and
-        DVONN against White by strength when it is clear)."""
+        """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and
+        a DVONN piece against a White one (same polarity on the reference board) by strength."""
         cal = self.model.cal
         r = values[space] - cal.baseline[space] - self.model.crosstalk_at(space, stacks)
         if (r > 0) != (cal.polarity[kind] > 0):
             return False
-        if cal.polarity["D"] != cal.polarity[kind] and kind != "D":
-            return True
-        # DVONN and the piece of the same polarity differ in strength only (about 1.28x): the
-        # midpoint splits them with a margin wider than the magnet and sensor spreads.
-        mid = 0.5 * (1 + cal.dvonn_factor()) * cal.typical_unit()
-        return (abs(r) >= mid) == (kind == "D")
+        if kind != "D":
+            return True  # the three DVONN pieces are placed first: none is left to mistake
+        # DVONN and White differ in strength only (57 against 44.7 mT): the geometric mean of
+        # the two splits them with a margin wider than the magnet and sensor spreads (+-5 %
+        # each), on the datasheet gain, before any piece has taught the board its own.
+        m = self.model
+        split = (m.nominal_axial("W") * m.nominal_axial("D")) ** 0.5 * 44.7 * cal.codes_per_mt
+        return abs(r) >= split
 
     # -- candidates --------------------------------------------------------------------------
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
