@@ -2,7 +2,7 @@
 
     python -m firmware_py.bench_ai                      # everything below, modest game counts
     python -m firmware_py.bench_ai --only default --games 100
-    python -m firmware_py.bench_ai --only ladder --ladder-games 20 --json
+    python -m firmware_py.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
 
 Three measurements, the targets of issue 8:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
@@ -32,7 +32,8 @@ def level_nodes(level: int) -> int:
     return ai.LEVEL_NODES[level]
 
 
-def matches(games: int, ladder_games: int, only: str | None) -> list[tuple[str, str, str, int]]:
+def matches(games: int, ladder_games: int, only: str | None,
+            levels: tuple[int, int] | None = None) -> list[tuple[str, str, str, int]]:
     d = ai.DEFAULT_LEVEL
     out = []
     if only in (None, "default"):
@@ -42,8 +43,9 @@ def matches(games: int, ladder_games: int, only: str | None) -> list[tuple[str, 
         pi_nodes = level_nodes(d) // PI_SLOWDOWN
         out += [("default (Pi budget) vs greedy", f"ai:{d},nodes={pi_nodes}", "greedy", games)]
     if only in (None, "ladder"):
-        levels = sorted(ai.LEVEL_NODES)
-        for low, high in zip(levels, levels[1:]):
+        lo, hi = levels or (min(ai.LEVEL_NODES), max(ai.LEVEL_NODES))
+        ladder = [lv for lv in sorted(ai.LEVEL_NODES) if lo <= lv <= hi]
+        for low, high in zip(ladder, ladder[1:]):
             out.append((f"level {high} vs level {low}", f"ai:{high},nodes={level_nodes(high)}",
                         f"ai:{low},nodes={level_nodes(low)}", ladder_games))
     return out
@@ -56,13 +58,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ladder-games", type=int, default=20, help="games per level pair")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", choices=("default", "pi", "ladder"))
+    p.add_argument("--levels", metavar="LOW-HIGH", default=None,
+                   help="the ladder only between these levels (e.g. 1-3: 2 vs 1 and 3 vs 2)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="a line per game on stderr")
     args = p.parse_args(argv)
+    levels = None
+    if args.levels:
+        try:
+            lo, hi = (int(x) for x in args.levels.split("-"))
+        except ValueError:
+            p.error(f"--levels {args.levels!r}: expected LOW-HIGH, e.g. 1-3")
+        levels = (lo, hi)
+
+    def progress(r) -> None:
+        if args.progress:
+            print(f"  game {r.game}: {r.white} vs {r.black}: {r.winner} {r.score[0]}-{r.score[1]}",
+                  file=sys.stderr, flush=True)
     print(f"default level {ai.DEFAULT_LEVEL}; level seconds {ai.LEVEL_TIMES}; "
           f"level nodes {ai.LEVEL_NODES}", file=sys.stderr)
-    for name, first, second, n in matches(args.games, args.ladder_games, args.only):
+    for name, first, second, n in matches(args.games, args.ladder_games, args.only, levels):
         t0 = time.perf_counter()
-        _, summary = play_match(first, second, n, args.seed)
+        _, summary = play_match(first, second, n, args.seed, on_game=progress)
         s = summary.to_json()
         t = summary.first_total
         if args.json:

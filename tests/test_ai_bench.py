@@ -20,3 +20,8 @@ def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
     row = json.loads(line)
     assert row["match"] == "default (Pi budget) vs greedy" and row["games"] == 2
     assert row["first"] == "ai:3,nodes=100"
+
+
+def test_ladder_can_be_limited_to_some_levels():
+    pairs = [(m[1], m[2]) for m in bench_ai.matches(10, 4, "ladder", (3, 4))]
+    assert pairs == [("ai:4,nodes=60000", "ai:3,nodes=20000")]
