@@ -76,7 +76,7 @@ class BoardModel:
     """The board's forward model over a `Calibration` (see the module docstring)."""
 
     def __init__(self, cal: Calibration, geometry: Geometry | None = None,
-                 rel_own: float = 0.06, rel_xt: float = 0.25):
+                 rel_own: float = 0.05, rel_xt: float = 0.25):
         self.cal = cal
         self.geo = geometry or Geometry()
         # Uncertainty of a piece's on-axis effect: the moved piece's magnet against the bottom
