@@ -6,6 +6,9 @@ acts on the answer:
 
 - the recorded position (perhaps with cut-off stacks taken off): idle / removing; the snapshot
   becomes the new reference (this is how sensor drift is followed);
+- a landing that a hand hovering a millimetre above could also explain: nothing yet, until the
+  board has been still for `ask_after_s` (1 s; longer on a noisy board): a hand does not hover
+  that still for that long. Other plies are committed on the frame the board settles;
 - plies made: each goes to `on_commit(ply)` (persistence) *before* the state shows it;
 - a stack in the hand: `lifted` with its destinations; a stack that may not move: `error` at once;
 - a stack set down where it may not go, or the wrong piece placed: `error` there until corrected;

@@ -73,7 +73,8 @@ class Candidate:
 class Decision:
     """The result of `Inference.explain`.
 
-    kind: 'match' | 'commit' | 'lifted' | 'illegal' (the best candidate's kind, decided) or
+    kind: 'match' | 'commit' | 'lifted' | 'relift' | 'badlift' | 'illegal' (the best
+    candidate's kind, decided) or
     'ambiguous' (several candidates fit about as well: `rivals` holds them, best first) or
     'unexplained' (nothing fits: `lost` / `extra` are the occupancy differences from the
     recorded position; `illegal_lift` a space lifted that may not move).
