@@ -122,7 +122,8 @@ class Calibration:
         return self._cached("typical", self._typical_unit)
 
     def _typical_unit(self) -> float:
-        known = [abs(r) for r, k in zip(self.response, self.kind) if k in ("W", "B") and r is not None]
+        known = [abs(r) for r, k in zip(self.response, self.kind)
+                 if k in ("W", "B") and r is not None]
         if known:
             return _median(known)
         return 44.7 * self.codes_per_mt  # 6x2 mm N52 at 5 mm (sensing.md)

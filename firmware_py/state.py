@@ -66,7 +66,7 @@ class BoardState:
     time: float = 0.0
 
     def clear_marks(self) -> None:
-        """Forget every per-space mark (lifted, destinations, remove, ask, error, missing, extra)."""
+        """Forget every per-space mark: lifted, destinations, remove, ask, error, missing, extra."""
         self.lifted = None
         self.destinations = []
         self.remove = []
