@@ -89,6 +89,7 @@ class Controller:
         self._unexplained_marks: tuple[list, list] = ([], [])
         self._mode_before_link: str | None = None
         self._rebuilding = False  # after a takeback, until the board shows the position again
+        self._settled = None  # (stable since, plies, pending) of the board last explained
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0}
 
     # -- inputs ------------------------------------------------------------------------------
@@ -185,6 +186,10 @@ class Controller:
             return
         if st.mode == "asking" and self._check_answer(snap):
             return
+        if self._settled == (snap.stable_since, st.board.ply_count, len(self.pending)):
+            # The same still board, already explained: only refine the reference (drift).
+            self._set_ref(snap, self.ref_stacks)
+            return
         d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
                                    self.ref_stacks, snap.time - self.ref_time)
         self.last_decision = d
@@ -201,6 +206,9 @@ class Controller:
             return
         self._rebuilding = False
         self._act(d, snap)
+        self._settled = ((snap.stable_since, st.board.ply_count, len(self.pending))
+                         if d.kind in ("match", "commit") and st.mode in ("idle", "removing",
+                                                                          "over") else None)
 
     def _start(self, snap) -> None:
         """The first settled snapshot: calibrate on an empty board, or check a restored game."""
