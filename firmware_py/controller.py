@@ -265,21 +265,13 @@ class Controller:
             self._set_ref(snap, self.ref_stacks if same else best.stacks)
             self._settle_mode()
         elif kind == "lifted":
-            best = d.best
-            plies = list(best.plies)
-            while plies and plies[-1].is_pass:  # a pass is recorded with the move after it
-                plies.pop()
-            self._commit(plies, asked=False)
-            self.pending = {r: st_ for r, st_ in self.pending.items() if r in best.pending}
+            # A stack in the hand: shown, but nothing recorded while it is there (its field
+            # over the board is not modelled; a ply before it is recorded once it is set down).
             self._clear_unexplained()
-            self._show_lifted(best.src)
+            self._show_lifted(d.best.src, d.best.board)
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind == "badlift":
-            plies = list(d.best.plies)
-            while plies and plies[-1].is_pass:
-                plies.pop()
-            self._commit(plies, asked=False)
             self._clear_unexplained()
             st.clear_marks()
             st.mode = "error"
@@ -311,7 +303,7 @@ class Controller:
             if snap.time - snap.stable_since >= self.inference.hold_s and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
-                self._show_lifted(lifted[0].src)
+                self._show_lifted(lifted[0].src, lifted[0].board)
             return
         self._ask(rivals)
 
@@ -442,7 +434,7 @@ class Controller:
             self.stats["errors"] += 1
             return
         if d.best is not None and d.best.kind in ("lifted", "relift"):
-            self._show_lifted(d.best.src)  # held above the board: show where it may go
+            self._show_lifted(d.best.src, d.best.board)  # held above the board
             return
         if self._unexplained_since is None:
             self._unexplained_since = snap.stable_since
@@ -594,13 +586,15 @@ class Controller:
             st.mode = "idle"
             st.message = ""
 
-    def _show_lifted(self, src: int) -> None:
+    def _show_lifted(self, src: int, board: Board | None = None) -> None:
+        """Show the stack from `src` in the hand, with its destinations on `board` (default:
+        the recorded position; a candidate's when a ply before the lift is not recorded yet)."""
         st = self.state
         self._unexplained_since = None
         st.clear_marks()
         st.mode = "lifted"
         st.lifted = src
-        board = st.board
+        board = board or st.board
         if board.legal_plies() == [PASS]:  # the other player passes and moves again
             board = board.copy()
             board.push(PASS)
