@@ -42,7 +42,7 @@ LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
 MAX_DEPTH = 64
-TT_LIMIT = 400_000     # entries; cleared when full (memory stays modest on a Pi)
+TT_LIMIT = 200_000     # entries (~35 MB); cleared when full, so memory stays modest on a Pi
 PLACEMENT_SEARCH_EMPTIES = 3  # search (rather than heuristics) once this few spaces are empty
 
 EXACT, LOWER, UPPER = 0, 1, 2
