@@ -42,6 +42,7 @@ LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
 MAX_DEPTH = 64
+MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
 TT_LIMIT = 200_000     # entries (~35 MB); cleared when full, so memory stays modest on a Pi
 PLACEMENT_SEARCH_EMPTIES = 3  # search (rather than heuristics) once this few spaces are empty
 
@@ -228,7 +229,7 @@ class Searcher:
         self.reductions = reductions
         self.tt: dict[int, tuple[int, int, int, Ply | None]] = {}
         self.history: dict[Ply, int] = {}
-        self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_DEPTH + 8)]
+        self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
         self.nodes = 0
         self._deadline = None
         self._node_limit = None
@@ -248,7 +249,7 @@ class Searcher:
         self.nodes = 0
         self._deadline = None if seconds is None else start + seconds
         self._node_limit = nodes
-        self.killers = [[None, None] for _ in range(MAX_DEPTH + 8)]
+        self.killers = [[None, None] for _ in range(MAX_HEIGHT)]
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
         self.history = {k: v // 8 for k, v in self.history.items()}  # age old history
