@@ -91,6 +91,10 @@ class Controller:
         self._rebuilding = False  # after a takeback, until the board shows the position again
         self._settled = None  # (stable since, plies, pending) of the board last explained
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0}
+        self.faulty: dict[int, str] = {}  # space -> why its sensor is not trusted
+        self._suspects: list[int] = []    # read like pieces on the empty board (confirm: faulty)
+        self._suspect_since: float | None = None
+        self.adc_max = adc_max
 
     # -- inputs ------------------------------------------------------------------------------
     def feed(self, frame: SensorFrame) -> None:
@@ -113,7 +117,17 @@ class Controller:
         """A button press: 'confirm', 'undo' or 'new_game'."""
         if name == "confirm":
             if self.state.mode == "asking" and self._rivals:
-                self._resolve(self._rivals[0])
+                # confirm answers the first asked space (a faulty sensor's, when one is asked:
+                # a lift there cannot be seen)
+                first = self.state.ask[0]
+                chosen = [c for c, a in zip(self._rivals, self._ask_spaces()) if a == first]
+                self._resolve(chosen[0] if chosen else self._rivals[0])
+            elif self.state.mode == "calibrating" and self._suspects:
+                # "The space is empty": its sensor is faulty; play on without it.
+                self.mark_faulty(self._suspects, "reads like a piece on an empty board")
+                self._suspects = []
+                if self.settler.snapshot is not None:
+                    self._start(self.settler.snapshot)
         elif name == "undo":
             self.takeback()
         elif name == "new_game":
@@ -157,6 +171,19 @@ class Controller:
         self.state.message = "take back: put the pieces back as the LEDs show"
         self._mark_differences(self.settler.snapshot)
         self.stats["resyncs"] += 1
+
+    def mark_faulty(self, spaces, why: str) -> None:
+        """Stop trusting the sensors of `spaces`: their occupancy comes from the game, their
+        readings are never evidence (moves that depend on them are asked, not guessed)."""
+        for s in spaces:
+            self.faulty.setdefault(s, why)
+        self.inference.unreliable = frozenset(self.faulty)
+
+    def _fault_note(self) -> str:
+        if not self.faulty:
+            return ""
+        return (f"sensor {_names(sorted(self.faulty))} looks faulty: played from the game alone; "
+                "check it with `dvonn-board diag selftest`")
 
     def new_game(self) -> None:
         """Start again from the empty board (the empty board is read again first)."""
@@ -216,19 +243,20 @@ class Controller:
         board = st.board
         cal = self.cal
         if board.ply_count == 0:
+            self._find_faults(snap)
             occ = self.inference.occupancy(snap.values)
             if occ:
-                st.mode = "calibrating"
-                st.extra = sorted(occ)
-                st.message = f"clear the board: pieces on {_names(occ)}"
+                self._ask_clear(sorted(occ), snap)
                 return
+            self._suspects, self._suspect_since = [], None
             cal.set_empty(snap.values, snap.spread)
             self._set_ref(snap, [()] * N_SPACES)
             self._settle_mode()
             return
         stacks = board.stacks()
+        self._find_faults(snap)
         occ = self.inference.occupancy(snap.values)
-        expected = {s for s in range(N_SPACES) if stacks[s]}
+        expected = {s for s in range(N_SPACES) if stacks[s] and s not in self.faulty}
         wrong_sign = [s for s in expected & occ
                       if (snap.values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
         if occ != expected or wrong_sign:
@@ -239,7 +267,7 @@ class Controller:
             return
         # Resumed: learn what a fresh game would have learned from this position.
         for s in range(N_SPACES):
-            if not stacks[s]:
+            if not stacks[s] and s not in self.faulty:
                 cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
         for s in expected:
             if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
@@ -251,11 +279,43 @@ class Controller:
         self._set_ref(snap, stacks)
         self._settle_mode()
 
+    def _find_faults(self, snap) -> None:
+        """On the empty board: a sensor at an ADC rail (no output, a broken supply) or whose
+        reading never moves while every other one shows noise (stuck) is faulty for sure."""
+        noise = mean_noise(snap.spread)
+        for s in range(N_SPACES):
+            v = snap.values[s]
+            if v <= 0.5 or v >= self.adc_max - 0.5:
+                self.mark_faulty([s], "reads no output (at the ADC's rail)")
+            elif snap.spread[s] < 1e-3 and noise >= 0.3 and snap.frames >= 10:
+                self.mark_faulty([s], "reading never moves (stuck)")
+
+    def _ask_clear(self, occ: list, snap) -> None:
+        """Pieces on the board at the start: clear them. A space that still reads like a piece
+        after a while is named as a suspect sensor; confirm says the space is empty."""
+        st = self.state
+        st.clear_marks()
+        st.mode = "calibrating"
+        if occ != self._suspects:
+            self._suspects, self._suspect_since = occ, snap.stable_since
+        if snap.time - self._suspect_since < self.unexplained_s:
+            st.extra = occ
+            st.message = f"clear the board: pieces on {_names(occ)}"
+            return
+        st.error = occ
+        st.message = (f"sensor {_names(occ)} reads like a piece on an empty board: take the piece "
+                      "off, or if the space is empty check it with `dvonn-board diag selftest` "
+                      "and press confirm to play on without it")
+
     def _act(self, d: Decision, snap) -> None:
         st = self.state
         kind = d.kind
         if kind in ("match", "commit"):
             best = d.best
+            blind = self._blind_spaces(best.plies)
+            if blind:  # its evidence rests on a sensor not trusted: the player says
+                self._ask_blind(best, blind)
+                return
             before = self.ref
             before_stacks = self.ref_stacks
             self._commit(best.plies, asked=False)
@@ -307,6 +367,28 @@ class Controller:
             return
         self._ask(rivals)
 
+    def _blind_spaces(self, plies) -> list[int]:
+        """The faulty-sensor spaces that `plies` place on, move from or land on."""
+        out = []
+        for p in plies:
+            for s in (p.src, p.dst):
+                if s is not None and s in self.faulty and s not in out:
+                    out.append(s)
+        return out
+
+    def _ask_blind(self, cand, blind: list[int]) -> None:
+        """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""
+        st = self.state
+        if st.mode == "asking" and [c.key for c in self._rivals] == [cand.key]:
+            return  # the question stands
+        self._rivals, self._ask_index, self._answer, self._ask_lifted = [cand], None, None, set()
+        st.clear_marks()
+        st.mode = "asking"
+        st.ask = list(blind)
+        plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
+        st.message = (f"did you play {plies}? the sensor of {_names(blind)} is faulty: press "
+                      "confirm if so")
+
     def _ask_landings(self, d: Decision) -> bool:
         """Ask about the landings that fit best ("did you land on it?" is a fair question
         when the stack may still be in the hand); False when no landing fits at all."""
@@ -341,8 +423,10 @@ class Controller:
         for s in spaces:
             if s is not None and s not in ask:
                 ask.append(s)
-        if len(ask) < (1 if single else 2):  # a lift could not tell them apart: wait
+        blind = [s for s in ask if s in self.faulty]
+        if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
             return
+        ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
         self._rivals = rivals
         self._ask_index = idx
         if not again:
@@ -353,6 +437,10 @@ class Controller:
         st.ask = ask
         st.message = (f"which did you land on: {_names(ask)}? lift it and set it back "
                       "(or press confirm for " + SPACES[ask[0]] + ")")
+        if blind:
+            st.message = (f"did you land on {SPACES[ask[0]]} (its sensor is faulty)? press "
+                          "confirm" + (f"; or lift the one you landed on, {_names(ask[1:])}, "
+                                       "and set it back" if ask[1:] else ""))
 
     def _check_answer(self, snap) -> bool:
         """In `asking`: an asked stack lifted and set back again is the answer (one only
@@ -362,7 +450,8 @@ class Controller:
         st = self.state
         if self._answer is None or self._answer not in occ:
             held = [a for a in st.ask if a not in occ]
-            rival_occ = {s for s in range(N_SPACES) if self._rivals[0].stacks[s]}
+            rival_occ = {s for s in range(N_SPACES)
+                         if self._rivals[0].stacks[s] and s not in self.faulty}
             if (len(held) == 1 and held[0] in self._ask_lifted
                     and occ == rival_occ - {held[0]}):
                 st.message = f"{SPACES[held[0]]}: now set it back"
@@ -372,7 +461,7 @@ class Controller:
         if not chosen:
             return False
         cand = chosen[0]
-        mine = {s for s in range(N_SPACES) if cand.stacks[s]}
+        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faulty}
         self._resolve(cand, snap if occ == mine else None)
         return True
 
@@ -380,10 +469,12 @@ class Controller:
         """Per frame while asking: see an asked stack lifted and set back, however quickly."""
         cal = self.cal
         limit = OCCUPIED_MT * cal.codes_per_mt
-        self._note_lifts(lambda a: abs(raw[a] - cal.baseline[a]) >= limit)
+        self._note_lifts(lambda a: a not in self.faulty and abs(raw[a] - cal.baseline[a]) >= limit)
 
     def _note_lifts(self, occupied) -> None:
         for a in self.state.ask:
+            if a in self.faulty:
+                continue  # a lift there cannot be seen
             if not occupied(a):
                 self._ask_lifted.add(a)
             elif a in self._ask_lifted and self._answer is None:
@@ -460,12 +551,12 @@ class Controller:
         stacks = cand.stacks
         values = snap.values
         for s in range(N_SPACES):
-            if stacks[s] and ((values[s] - cal.baseline[s] > 0)
+            if stacks[s] and s not in self.faulty and ((values[s] - cal.baseline[s] > 0)
                               != (cal.polarity[stacks[s][0]] > 0)):
                 return False
         for s in self.inference.misfits(cand, values, snap.frames, self.ref, self.ref_frames,
                                         self.ref_stacks, snap.time - self.ref_time):
-            if stacks[s]:
+            if stacks[s] and s not in self.faulty:
                 upper = sum(self.model.piece_own(s, k, lv) for lv, k in enumerate(stacks[s]) if lv)
                 cal.response[s] = (values[s] - cal.baseline[s] - upper
                                    - self.model.crosstalk_at(s, stacks))
@@ -506,6 +597,7 @@ class Controller:
             return [], []
         occ = self.inference.occupancy(snap.values)
         expected = {s for s in range(N_SPACES) if self.state.board.height(s)} | set(self.pending)
+        expected -= set(self.faulty)
         return sorted(expected - occ), sorted(occ - expected)
 
     def _mark_differences(self, snap) -> None:
@@ -543,6 +635,9 @@ class Controller:
                 continue
             others = [o for o in placed if o != t]
             self.cal.learn_placement(t, best.stacks[t][0], before, snap.values, others=others)
+            if t in self.faulty:  # its neighbours' cross-talk is real; its own reading is not
+                self.cal.response[t] = self.cal.kind[t] = None
+                self.cal.changed()
 
     def _set_ref(self, snap, stacks) -> None:
         self.ref = snap.values
@@ -552,7 +647,7 @@ class Controller:
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]
         for s in range(N_SPACES):  # drift: follow the baselines of empty spaces
-            if not stacks[s]:
+            if not stacks[s] and s not in self.faulty:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
 
@@ -584,7 +679,7 @@ class Controller:
                                           ("white" if w == 0 else "black") + " wins")
         else:
             st.mode = "idle"
-            st.message = ""
+            st.message = self._fault_note()
 
     def _show_lifted(self, src: int, board: Board | None = None) -> None:
         """Show the stack from `src` in the hand, with its destinations on `board` (default:

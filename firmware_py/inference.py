@@ -102,17 +102,26 @@ class Inference:
         self.fit_limit = fit_limit
         self.drift_mt_per_min = drift_mt_per_min
         self.depth = depth
+        # Sensors known to be faulty (dead, stuck): their readings are never evidence; the
+        # occupancy of their spaces comes from the game, and their neighbours' cross-talk is
+        # all that is left to see a change there (too faint to decide: the player is asked).
+        self.unreliable: frozenset = frozenset()
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
+        """The spaces whose (reliable) sensors read a stack."""
         cal = self.model.cal
         limit = OCCUPIED_MT * cal.codes_per_mt
-        return frozenset(s for s in range(N_SPACES) if abs(values[s] - cal.baseline[s]) > limit)
+        bad = self.unreliable  # a faulty sensor's space is never seen occupied
+        return frozenset(s for s in range(N_SPACES)
+                         if s not in bad and abs(values[s] - cal.baseline[s]) > limit)
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and
         a DVONN piece against a White one (same polarity on the reference board) by strength."""
         cal = self.model.cal
+        if space in self.unreliable:
+            return True  # nothing to check the kind with (the placement is asked, not guessed)
         r = values[space] - cal.baseline[space] - self.model.crosstalk_at(space, stacks)
         if (r > 0) != (cal.polarity[kind] > 0):
             return False
@@ -132,23 +141,25 @@ class Inference:
         {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
         tried only on the spaces in `moved` (those whose reading changed: default all)."""
         expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
-        gone = expected - occ       # emptied: sources, removals, lifted stacks
-        new = occ - expected        # newly occupied: placements (or stacks set on empty spaces)
+        bad = self.unreliable
+        occ = frozenset(occ - bad)  # a faulty sensor's space: anything the game allows there
+        gone = (expected - occ - bad) | (expected & bad)  # sources, removals, lifted stacks
+        new = (occ - expected) | (bad - expected)  # placements (or stacks set on empty spaces)
         out: list[Candidate] = []
 
-        def physical(bd: Board, pend: dict) -> list:
+        def physical(bd: Board, pend: dict, drop: frozenset) -> list:
             stacks = bd.stacks()
             for r, st in pend.items():
-                if r in occ:
+                if r in occ or (r in bad and r not in drop):
                     stacks[r] = st
             return stacks
 
         def occ_of(stacks) -> frozenset:
-            return frozenset(s for s in range(N_SPACES) if stacks[s])
+            return frozenset(s for s in range(N_SPACES) if stacks[s] and s not in bad)
 
-        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True) -> None:
-            stacks = physical(bd, pend)
-            kept = frozenset(r for r in pend if r in occ)
+        def here(bd: Board, plies: tuple, pend: dict, node: bool, drop: frozenset) -> None:
+            stacks = physical(bd, pend, drop)
+            kept = frozenset(r for r in pend if r in occ or (r in bad and r not in drop))
             if node and occ_of(stacks) == occ:
                 out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
             moves = [p for p in plies if not p.is_pass]
@@ -180,8 +191,17 @@ class Inference:
                                 put = list(held)
                                 put[d] = held[d] + stacks[s]
                                 out.append(Candidate("illegal", plies, bd, put, kept, s, d))
+
+        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True) -> None:
+            # A cut-off stack on a faulty sensor's space: still there, or cleared (only its
+            # cross-talk can tell)
+            blind = [r for r in pend if r in bad]
+            for n in range(1 << len(blind)):
+                here(bd, plies, pend, node,
+                     frozenset(r for k, r in enumerate(blind) if n >> k & 1))
             if len([p for p in plies if not p.is_pass]) >= self.depth:
                 return
+            stacks = physical(bd, pend, frozenset())
             legal = bd.legal_plies()
             if legal == [PASS]:  # a forced pass is recorded with the move after it
                 passed = bd.copy()
@@ -230,6 +250,9 @@ class Inference:
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
         v0 = []
         for s in range(N_SPACES):
+            if s in self.unreliable:
+                v0.append(1e12)  # a faulty sensor: its reading says nothing
+                continue
             n2 = cal.noise[s] ** 2
             q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
             v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor)
@@ -308,8 +331,8 @@ class Inference:
         cands = self.candidates(board, pending, occ, values, moved)
         if not cands:
             expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
-            lost = sorted(expected - occ)
-            extra = sorted(occ - expected)
+            lost = sorted(expected - occ - self.unreliable)
+            extra = sorted(occ - expected - self.unreliable)
             bad = []
             if board.phase == 2:
                 movers = set(board.mobile_stacks())
