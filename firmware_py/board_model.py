@@ -47,6 +47,35 @@ class Geometry:
                                                    "D": Magnet(thickness_mm=3.0)})
 
 
+@dataclass(frozen=True)
+class BoardSpec:
+    """What the controller must know about a board's build: given by the command layer from the
+    board profile (`hw.profile`), so `firmware_py` needs nothing from `hw`.
+
+    polarity: per piece kind ('W', 'B', 'D'), +1.0 when the magnet's north pole faces up (the
+        reference board: White and DVONN +1, Black -1); geometry: the magnets' sizes and where
+        they sit; mv_per_mt / vref / adc_max: the sensor gain and the ADC (a ratiometric sensor
+        on an ADC referenced to its supply), for the nominal calibration.
+
+    >>> BoardSpec().polarity["B"]
+    -1.0
+    """
+
+    polarity: dict = field(default_factory=lambda: {"W": 1.0, "B": -1.0, "D": 1.0})
+    geometry: Geometry = field(default_factory=Geometry)
+    mv_per_mt: float = 16.5
+    vref: float = 3.3
+    adc_max: int = 4095
+
+    def __post_init__(self):
+        for k in ("W", "B", "D"):
+            if self.polarity.get(k) not in (1.0, -1.0):
+                raise ValueError(f"polarity[{k!r}]: expected +1.0 or -1.0, got "
+                                 f"{self.polarity.get(k)!r}")
+        if self.polarity["W"] == self.polarity["B"]:
+            raise ValueError("polarity: White and Black must differ (colour is read by polarity)")
+
+
 def xy(space: int, pitch: float) -> tuple[float, float]:
     c, r = COORDS[space]
     return ((c - r / 2) * pitch, r * pitch * math.sqrt(3) / 2)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .board_model import BoardModel, Geometry
+from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
 from .inference import OCCUPIED_MT, Decision, Inference
 from .interfaces import SensorFrame
@@ -55,6 +55,10 @@ class Controller:
         placements calibrate the rest).
     settle_s: how long the board must be still before a snapshot counts (0.15-0.3 s).
     unexplained_s: how long a position that matches nothing stays before the difference is shown.
+    spec: the board's build from its profile (`BoardSpec`: magnet polarity per piece kind,
+        magnet geometry, sensor gain, ADC); default the reference board. It sets the polarity
+        of the calibration (also of a saved one: polarity is the build's, not the sensors') and
+        the geometry and ADC unless these are given.
     ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
         stack still for this long, so after it only landings count (and if they still cannot be
         told apart, the player is asked). Up to three times longer on a noisy board, where a
@@ -64,8 +68,19 @@ class Controller:
     def __init__(self, board: Board | None = None, calibration: Calibration | None = None, *,
                  settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
                  geometry: Geometry | None = None, margin: float = 25.0,
-                 fit_limit: float = 250.0, adc_max: int = 4095):
-        self.cal = calibration or Calibration.nominal(adc_max=adc_max)
+                 fit_limit: float = 250.0, adc_max: int | None = None,
+                 spec: BoardSpec | None = None):
+        if spec is not None:
+            adc_max = spec.adc_max if adc_max is None else adc_max
+            geometry = geometry or spec.geometry
+        adc_max = 4095 if adc_max is None else adc_max
+        if calibration is None:
+            calibration = (Calibration.nominal(adc_max=adc_max) if spec is None else
+                           Calibration.nominal(adc_max=adc_max, mv_per_mt=spec.mv_per_mt,
+                                               supply_v=spec.vref))
+        if spec is not None:
+            calibration.polarity = dict(spec.polarity)
+        self.cal = calibration
         self.model = BoardModel(self.cal, geometry)
         self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit,
                                    hold_s=ask_after_s)

@@ -82,6 +82,31 @@ def calibration_path(args):
     return default_path()
 
 
+PROFILE_KINDS = {"white": "W", "black": "B", "dvonn": "D"}
+
+
+def board_spec(profile):
+    """The controller's `BoardSpec` from an `hw.profile.Profile`: the magnets' polarity and size
+    per piece kind (when the profile describes them; else the reference board's), the sensor
+    gain and the ADC. Plain values only: the controller never imports `hw`.
+
+    >>> from hw.profile import load_profile
+    >>> board_spec(load_profile("default")).polarity
+    {'W': 1.0, 'B': -1.0, 'D': 1.0}
+    """
+    from ..board_model import BoardSpec, Geometry, Magnet
+    spec = BoardSpec()
+    geometry = spec.geometry
+    polarity = dict(spec.polarity)
+    if profile.magnets:
+        polarity = {PROFILE_KINDS[k]: (1.0 if m.polarity == "north" else -1.0)
+                    for k, m in profile.magnets.items()}
+        geometry = Geometry(magnets={PROFILE_KINDS[k]: Magnet(m.diameter_mm, m.height_mm)
+                                     for k, m in profile.magnets.items()})
+    return BoardSpec(polarity=polarity, geometry=geometry, mv_per_mt=profile.sensor.mv_per_mt,
+                     vref=profile.adc.vref, adc_max=profile.adc.max)
+
+
 def make_controller_factory(**options):
     """A `make_controller(board)` for the session, building the inference helper's Controller."""
     from ..controller import Controller
@@ -104,8 +129,11 @@ def run(args) -> int:
     warnings.filterwarnings("ignore", module="gpiozero")
     try:
         import hw
+        from hw.profile import load_profile
+        profile = load_profile(args.profile)
+        spec = board_spec(profile)  # (open_board reads the same file again: cheap)
         source, leds, buttons, notes = open_parts(hw.open_board(args.profile, port=args.port))
-    except ProfileError as e:
+    except (ProfileError, ValueError) as e:
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
     except (HardwareUnavailable, OSError) as e:
@@ -114,7 +142,7 @@ def run(args) -> int:
     try:
         from ..calibration import load_or_nominal
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
-        make_controller = make_controller_factory(calibration=calibration)
+        make_controller = make_controller_factory(calibration=calibration, spec=spec)
         store = Store(args.db)
         session = Session(source, leds, store, make_controller, buttons,
                           resume=not args.new, tags=tags_from(args),
