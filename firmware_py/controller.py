@@ -18,6 +18,11 @@ acts on the answer:
 - nothing fits: after `unexplained_s` of stillness, `unexplained` with the spaces `missing` and
   `extra` until the board matches again.
 
+A faulty sensor (found on the empty board at the start: at an ADC rail, a reading that never
+moves, or one that reads like a piece on a space the player confirms is empty) is named in the
+message and played around: its space's occupancy comes from the game, its reading is never
+evidence, and a ply that places on, moves from or lands on it is confirmed by the player.
+
 Takebacks are explicit only (`button('undo')`); positions from the history seen on the board are
 never taken as a takeback. A controller built on a restored board (`Controller(board=...)`)
 starts by checking the pieces against it and guides the players back when they differ.
