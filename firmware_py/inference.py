@@ -163,17 +163,19 @@ class Inference:
             if node and occ_of(stacks) == occ:
                 out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
             moves = [p for p in plies if not p.is_pass]
-            if moves and moves[-1].is_move and moves[-1].dst in gone:
+            # (A lift from a faulty sensor's space cannot be seen: never a candidate of its own.)
+            if moves and moves[-1].is_move and moves[-1].dst in gone - bad:
                 # The stack just landed on lifted again (to adjust it, or to answer a question):
                 # the landing itself is hidden in the hand, so this never decides anything.
                 held = list(stacks)
                 held[moves[-1].dst] = ()
                 if occ_of(held) == occ:
                     out.append(Candidate("relift", plies, bd, held, kept, src=moves[-1].dst))
-            movers = [s for s in bd.mobile_stacks() if s in gone] if bd.phase == 2 else []
+            movers = ([s for s in bd.mobile_stacks() if s in gone and s not in bad]
+                      if bd.phase == 2 else [])
             relifted = moves[-1].dst if moves and moves[-1].is_move else None
             passing = bd.phase == 2 and bd.legal_plies() == [PASS]  # the other one moves next
-            for s in () if passing else gone:  # a stack that may not move, lifted: flagged
+            for s in () if passing else gone - bad:  # a stack that may not move, lifted
                 if stacks[s] and s not in movers and s != relifted and s not in pend:
                     held = list(stacks)
                     held[s] = ()

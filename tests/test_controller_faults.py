@@ -1,6 +1,8 @@
 """A faulty sensor at the start (dead, stuck): the board names it, never hangs silently, and
 play goes on with that space read from the game alone. Simulated time only."""
 
+import pytest
+
 from firmware_py.controller import Controller
 from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
@@ -51,14 +53,15 @@ def play(sim, c, max_s: float = 900.0):
     return [str(p) for p in players.truth.move_stack], [str(p) for p in c.state.board.move_stack]
 
 
-def test_a_dead_sensor_is_named_and_the_game_is_played_without_it():
-    sim = SimBoard(Params.from_noise("default"), seed=5)
-    sim.fail(E3, "dead")
+@pytest.mark.parametrize("space, seed", [("e3", 5), ("a1", 1)])  # inside; a corner
+def test_a_dead_sensor_is_named_and_the_game_is_played_without_it(space, seed):
+    sim = SimBoard(Params.from_noise("default"), seed=seed)
+    sim.fail(INDEX[space], "dead")
     c = Controller(adc_max=sim.adc_max)
     run(sim, c, 0.6)
     assert c.state.mode == "idle"
-    assert c.faulty.keys() == {E3}
-    assert "e3" in c.state.message and "diag selftest" in c.state.message
+    assert c.faulty.keys() == {INDEX[space]}
+    assert space in c.state.message and "diag selftest" in c.state.message
     truth, record = play(sim, c)
     assert record == truth[:len(record)]  # never a ply the players did not make
     assert len(record) == len(truth) and c.state.mode == "over"
