@@ -5,19 +5,33 @@ scripted players who read the LEDs, answer the board's questions, clear cut-off 
 human mistakes (`sim.players`). Afterwards the plies the controller recorded are compared with
 the plies the players really made. The controller never sees the truth.
 
+With `ai` (colour names), the computer plays those colours as in `play --ai`: on its turn it
+thinks (a node-limited search, seeded by the game's seed and the ply number, so the same on any
+machine whatever its load; shown after its level's time, in simulated time), the controller's
+`state.hint` shows the ply on the LEDs, and that side's scripted player reads it off the LEDs
+and carries it out with the hand like any other ply.
+
 >>> r = play_game(seed=3, script=["e3", "f3", "g3", "a1"])
 >>> r.match, r.record, r.wrong
 (True, ['e3', 'f3', 'g3', 'a1'], 0)
+>>> r = play_game(seed=3, ai=["black"], level=1, max_plies=4)
+>>> r.match, r.ai, [r.truth[i] == str(engine_ply(r.position(i), 1, 3)) for i in (1, 3)]
+(True, ['black'], [True, True])
 """
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable
 
+from . import ai as engine
 from . import guidance
 from .controller import Controller
-from .rules import Ply
+from .rules import BLACK, PASS, WHITE, Board, Ply
+
+COLOURS = {"white": WHITE, "black": BLACK}
 
 
 @dataclass
@@ -49,12 +63,78 @@ class GameResult:
     mistakes: dict = field(default_factory=dict)
     complaints: int = 0
     errors: int = 0
+    ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
+    level: int | None = None                # its level (None: people played both sides)
     delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d.pop("delays")
         return d
+
+    def position(self, index: int) -> Board:
+        """The position before ply `index` (0-based) of the truth."""
+        return Board.from_plies(self.truth[:index])
+
+
+# -- the computer, in simulated time ------------------------------------------------------------
+def engine_ply(board: Board, level: int, seed: int) -> Ply:
+    """The computer's choice at `board`: a search limited to the level's node budget
+    (`ai.LEVEL_NODES`), seeded by the game's seed and the ply number: the same on any machine."""
+    rng = random.Random(seed * 1_000 + board.ply_count)
+    return engine.choose_ply(board, level, rng, nodes=engine.LEVEL_NODES[level])
+
+
+class SimulatedThinker:
+    """`ai.Thinker`'s `update(board)` in simulated time: the ply for `colour` at `board`,
+    available `think_s` seconds of `clock` after it was first asked for (None meanwhile, when
+    it is not `colour`'s turn, or when the game is over). `chosen` keeps (ply number, ply)."""
+
+    def __init__(self, colour: int, level: int, seed: int, clock: Callable[[], float],
+                 think_s: float | None = None):
+        engine.level_seconds(level)  # validates the level
+        self.colour, self.level, self.seed, self.clock = colour, level, seed, clock
+        self.think_s = engine.level_seconds(level) if think_s is None else think_s
+        self.chosen: list[tuple[int, Ply]] = []
+        self._for: tuple | None = None
+        self._ply: Ply | None = None
+        self._ready_at = 0.0
+
+    def update(self, board: Board) -> Ply | None:
+        if board.turn != self.colour or board.is_over():
+            return None
+        pos = (board.ply_count, board.key())
+        if pos != self._for:
+            self._for = pos
+            self._ply = engine_ply(board, self.level, self.seed)
+            self._ready_at = self.clock() + self.think_s
+            self.chosen.append((board.ply_count, self._ply))
+        return self._ply if self.clock() >= self._ready_at else None
+
+
+def computer_hint(state, thinkers: Iterable) -> Ply | None:
+    """The computer's ply for the controller's position (as `Session._update_hint`), in every
+    mode: the controller holds a ply on the computer's turn to it even while it asks or flags
+    a mistake (the LEDs show it only while idle or lifted). A forced pass is recorded with the
+    other side's move, so the hint is that side's ply; a pass itself is never a hint."""
+    hint = None
+    board = state.board
+    if board.phase == 2 and board.legal_plies() == [PASS]:
+        board = board.copy()
+        board.push(PASS)
+    for thinker in thinkers:
+        hint = thinker.update(board) or hint
+    return None if hint is not None and hint.is_pass else hint
+
+
+def colours_of(ai: Iterable[str]) -> list[str]:
+    """Colour names, each once, White first; ValueError naming an unknown one."""
+    names = set()
+    for name in ai:
+        if name not in COLOURS:
+            raise ValueError(f"no colour {name!r} (white or black)")
+        names.add(name)
+    return [name for name in COLOURS if name in names]
 
 
 def count_wrong(record: list[str], truth: list[str]) -> int:
@@ -66,20 +146,32 @@ def count_wrong(record: list[str], truth: list[str]) -> int:
 
 def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: float = 0.0,
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
-              trace=None) -> GameResult:
+              trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
+              think_s: float | None = None, max_plies: int | None = None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
-    script: a list of record tokens to play (None: random legal plies from `seed`);
-    mistakes: the chance per ply of a human mistake (all kinds of `sim.players.MISTAKES`);
+    script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
+        the plies of the people's side only, in order;
+    mistakes: the chance per ply of a human mistake (all kinds of `sim.players.MISTAKES`, for
+        both sides: the computer's ply is carried out by a person too);
+    ai: the colours the computer plays ("white", "black"); level: its level (node budget
+        `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
+    max_plies: stop after that many plies (None: play the game to its end);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     from sim.board import SimBoard
     from sim.params import Params
     from sim.players import Mistakes, Players
 
+    ai = colours_of(ai)
+    computer = frozenset(COLOURS[c] for c in ai)
     board = SimBoard(Params.from_noise(noise), seed=seed)
-    players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed)
+    players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
+                      computer=computer, max_plies=max_plies)
+    thinkers = [SimulatedThinker(COLOURS[c], level, seed, lambda: board.now, think_s)
+                for c in ai]
     controller = Controller(adc_max=board.adc_max, **(controller_options or {}))
+    controller.computer = computer  # plies on its turns must be the hint shown
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
     costs: list[float] = []
@@ -95,6 +187,10 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         costs.append(clock() - t0)
         for name in board.events():
             controller.button(name)
+        if thinkers:
+            hint = computer_hint(controller.state, thinkers)
+            if controller.state.hint != hint:
+                controller.state.hint = hint
         leds = render(controller.state, frame.time)
         if leds != shown:
             board.show(leds)
@@ -131,7 +227,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         frames=n, sim_s=round(board.now, 2),
         commit_delay_ms_median=_at(delays, 0.5), commit_delay_ms_p95=_at(delays, 0.95),
         commit_delay_ms_max=_at(delays, 1.0), mistakes=dict(players.made),
-        complaints=len(players.complaints), errors=stats["errors"], delays=pairs)
+        complaints=len(players.complaints), errors=stats["errors"], ai=ai,
+        level=level if ai else None, delays=pairs)
 
 
 def _at(sorted_values: list[float], q: float) -> float:

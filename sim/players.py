@@ -7,6 +7,11 @@ board's LEDs, and make human mistakes.
 random. Drive it from the frame loop: call ``players.step()`` after each frame read (it looks at
 the clock and the LEDs and queues hand actions); ``players.done`` turns True at the end.
 
+The sides the computer plays (``computer=(BLACK,)``) take their plies from the LEDs, like a
+person carrying out the computer's ply at the board: the placement shown ``computer_to``, or the
+move from the stack shown ``computer_from`` to the space shown ``computer_to`` (forced passes
+show nothing: the player just passes). Nothing else tells them what the computer chose.
+
 What the players do, like people who know the rules:
 
 - wait for the board to acknowledge the last ply (the next side's "to play" colour lit, nothing
@@ -198,6 +203,9 @@ class Players:
 
     moves: a list of record tokens, a chooser callable (Board -> Ply, None to stop), or None for
     random play; white / black: a chooser per side (overrides moves for that side).
+    computer: the colours (rules.WHITE / rules.BLACK) the computer plays: their plies are read
+    off the LEDs (see the module docstring), waiting at most `computer_timeout` seconds for the
+    board to show one (then the game stops, with a complaint).
     follow_leds: wait for and obey the board's LEDs (when it shows any); ack_timeout: how long a
     person waits for the board before playing on anyway (noted in the log); max_plies: stop
     after that many plies (None: play to the end).
@@ -206,7 +214,8 @@ class Players:
     def __init__(self, board, moves=None, *, white: Chooser | None = None,
                  black: Chooser | None = None, mistakes: Mistakes | None = None, seed: int = 0,
                  follow_leds: bool = True, ack_timeout: float = 6.0,
-                 max_plies: int | None = None):
+                 max_plies: int | None = None, computer: Iterable[int] = (),
+                 computer_timeout: float = 60.0):
         self.board = board
         self.hand = board.hand
         self.rng = random.Random(seed)
@@ -217,6 +226,10 @@ class Players:
         else:
             default = record_chooser(moves)
         self.choosers = {WHITE: white or default, BLACK: black or default}
+        self.computer = frozenset(computer)
+        if self.computer and not follow_leds:
+            raise ValueError("the computer's plies are read off the LEDs: follow_leds is needed")
+        self.computer_timeout = computer_timeout
         self.mistakes = mistakes or Mistakes()
         self.follow_leds = follow_leds
         self.ack_timeout = ack_timeout
@@ -297,7 +310,13 @@ class Players:
             if board.is_over():
                 self._note(f"game over: score {board.score()}")
                 return
-            ply = self.choosers[board.turn](board.copy())
+            if board.turn in self.computer and board.legal_plies() != [PASS]:
+                ply = yield from self._computer_ply()
+                if ply is None:
+                    self._note("the board never showed the computer's ply")
+                    return
+            else:
+                ply = self.choosers[board.turn](board.copy())
             if ply is None:
                 self._note("the record ends" if board.ply_count else "nothing to play")
                 return
@@ -345,7 +364,8 @@ class Players:
                 possible.append(k)
             elif k == "slide_over" and ply.is_move and len(b.destinations(ply.src)) > 1:
                 possible.append(k)
-            elif k == "fast_answer" and settled and b.ply_count > 0:
+            elif (k == "fast_answer" and settled and b.ply_count > 0
+                  and b.turn not in self.computer):  # the computer's ply is waited for
                 possible.append(k)
             elif k == "wrong_piece" and ply.is_placement:
                 possible.append(k)
@@ -353,6 +373,35 @@ class Players:
 
     def _own(self, player: int) -> list[int]:
         return [s for s in range(N_SPACES) if self.truth.owner(s) == player]
+
+    # -- the computer's plies -------------------------------------------------------------------
+    def _computer_ply(self):
+        """Wait for the board to show the computer's ply and return it (None: never shown)."""
+        deadline = self.board.now + self.computer_timeout
+        yield lambda now: now >= deadline or self._watching()
+        yield from self._await_board()
+        self._look_afresh()  # only what the board shows for this position
+        yield lambda now: now >= deadline or self._shown_ply(self.leds(now)) is not None
+        ply = self._shown_ply(self.leds())
+        if ply is None:
+            self._complain(f"never showed the computer's ply {self.truth.ply_count + 1}: "
+                           f"{self.leds()}")
+            return None
+        self._note(f"the board shows {ply}")
+        return ply
+
+    def _shown_ply(self, view: LedView) -> Ply | None:
+        """The computer's ply the LEDs show for the truth's position, if they show one that is
+        legal there (a placement: one computer_to; a move: one computer_from, one computer_to)."""
+        to, src = view.spaces("computer_to"), view.spaces("computer_from")
+        b = self.truth
+        if len(to) != 1 or len(src) > 1 or (b.phase == 2) != bool(src):
+            return None  # nothing shown, or a blinking part not seen yet
+        ply = Ply(src[0] if src else -1, to[0])
+        if not b.is_legal(ply):
+            self._complain(f"shows {ply} for the computer, not legal here")
+            return None
+        return ply
 
     # -- plies ----------------------------------------------------------------------------------
     def _place(self, ply: Ply, kind: str | None):
@@ -533,15 +582,16 @@ class Players:
         b = self.truth
         if b.is_over():
             return view.shows(*OVER)
+        # The computer's ply shows over the turn's colour (on the only space left, it is all).
         if b.phase == 1:
             name = ("dvonn_to_place" if b.piece_to_place() == "D"
                     else "white_to_play" if b.turn == WHITE else "black_to_play")
-            lit = view.spaces(name)
+            lit = view.spaces(name, "computer_to")
             return bool(lit) and all(not b.stack(s) for s in lit)
         if b.legal_plies() == [PASS]:
-            return view.shows("pass", "white_to_play", "black_to_play")
+            return view.shows("pass", "white_to_play", "black_to_play", "computer_from")
         name = "white_to_play" if b.turn == WHITE else "black_to_play"
-        lit = view.spaces(name)
+        lit = view.spaces(name, "computer_from")
         return bool(lit) and all(b.owner(s) == b.turn for s in lit)
 
     def _complain(self, text: str) -> None:

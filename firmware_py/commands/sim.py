@@ -4,12 +4,18 @@
                                           URL of the page, which is the simulated board
     dvonn-board sim --terminal            the same with typed hand actions in the terminal
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
-                    [--mistakes RATE] [--json]
+                    [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
+
+With --ai white or --ai black (or both), the computer plays that colour, in people mode as in
+`play --ai`; in autoplay the LEDs show its ply and that side's scripted player carries out what
+they show (its search is node-limited and seeded by the game's seed, so the games are the same
+on any machine; its thinking time is simulated). A --script then gives the other side's plies.
 
 With --json, autoplay prints one JSON object per game per line: seed, plies, truth, record,
 match, auto, asked, wrong, resyncs, frame_us_mean, frame_us_p99 (the controller's wall time per
-frame), decide_ms_max, mistakes (made, by kind) and more.
+frame), decide_ms_max, mistakes (made, by kind), ai (the colours the computer played), level
+and more.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ def register(subparsers) -> None:
                    help="sensor noise: clean, default, poor, bad, or mT RMS per raw sample")
     p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
                    help="autoplay: chance per ply of a human mistake (0..1, default 0)")
+    p.add_argument("--plies", type=int, default=None, metavar="N",
+                   help="autoplay: stop each game after N plies (default: play it to the end)")
     p.add_argument("--json", action="store_true", help="autoplay: one JSON object per game")
     p.add_argument("--db", metavar="FILE", default=None,
                    help="people mode: the games database (default: sim-games.sqlite3 beside "
@@ -53,7 +61,7 @@ def register(subparsers) -> None:
                    help="people mode: the token a page needs to act (default: made up when "
                         "serving beyond this machine)")
     from .play import add_computer_arguments
-    add_computer_arguments(p)  # people mode: --ai COLOUR, --level N
+    add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
     p.set_defaults(func=run)
 
 
@@ -100,6 +108,11 @@ def _noise(value: str):
     return v
 
 
+def computer_note(r) -> str:
+    """', computer black level 3' (or nothing when people played both sides)."""
+    return f", computer {' and '.join(r.ai)} level {r.level}" if r.ai else ""
+
+
 def run_autoplay(args) -> int:
     from ..autoplay import play_game
     from ..errors import RecordError
@@ -107,6 +120,9 @@ def run_autoplay(args) -> int:
     prog = "dvonn-board sim"
     if args.games < 1:
         print(f"{prog}: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.plies is not None and args.plies < 1:
+        print(f"{prog}: --plies must be at least 1", file=sys.stderr)
         return 2
     if not 0.0 <= args.mistakes <= 1.0:
         print(f"{prog}: --mistakes must be in 0..1, not {args.mistakes}", file=sys.stderr)
@@ -126,7 +142,8 @@ def run_autoplay(args) -> int:
     seed0 = 1 if args.seed is None else args.seed
     failed = 0
     for i in range(args.games):
-        r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes)
+        r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
+                      ai=args.ai, level=args.level, max_plies=args.plies)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
@@ -134,7 +151,8 @@ def run_autoplay(args) -> int:
             made = sum(r.mistakes.values())
             print(f"game {i + 1} seed {r.seed}: {r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
-                  f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}; "
+                  f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
+                  f"{computer_note(r)}; "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
             if not r.match:
