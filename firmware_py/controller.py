@@ -6,10 +6,14 @@ acts on the answer:
 
 - the recorded position (perhaps with cut-off stacks taken off): idle / removing; the snapshot
   becomes the new reference (this is how sensor drift is followed);
-- a landing that a hand hovering a millimetre above could also explain: nothing yet, until the
-  board has been still for `ask_after_s` (1 s; longer on a noisy board): a hand does not hover
-  that still for that long. Other plies are committed on the frame the board settles;
-- plies made: each goes to `on_commit(ply)` (persistence) *before* the state shows it;
+- plies made: committed on the frame the board settles, each to `on_commit(ply)` (persistence)
+  *before* the state shows it. A landing that a stack held a millimetre above its destination
+  would explain as well (a tall destination: the field cannot tell) is committed too, but stays
+  provisional until the board has been still for `ask_after_s` (1 s; longer on a noisy board: a
+  hand does not hold a stack that still for that long). Meanwhile, if its stack is lifted off
+  again (the hand was only pausing there) and set down on another destination, or back on its
+  source, the move is changed (`on_undo()`, then `on_commit`) or taken back. A stack only held
+  just above, where the field can tell, is shown as lifted;
 - a stack in the hand: `lifted` with its destinations; a stack that may not move: `error` at once;
 - a stack set down where it may not go, or the wrong piece placed: `error` there until corrected;
 - several candidates fit about as well: `asking` (never a guess). The player answers by lifting
@@ -23,8 +27,11 @@ moves, or one that reads like a piece on a space the player confirms is empty) i
 message and played around: its space's occupancy comes from the game, its reading is never
 evidence, and a ply that places on, moves from or lands on it is confirmed by the player.
 
-Takebacks are explicit only (`button('undo')`); positions from the history seen on the board are
-never taken as a takeback. A controller built on a restored board (`Controller(board=...)`)
+When the computer plays a colour (`computer`), on its turns only the ply it shows (`state.hint`)
+is recorded; another ply, or a lift of another stack, is an error there until put back.
+
+Takebacks are explicit only (`button('undo')`, or a provisional move changed as above); positions
+from the history seen on the board are never taken as a takeback. A controller built on a restored board (`Controller(board=...)`)
 starts by checking the pieces against it and guides the players back when they differ.
 
 >>> c = Controller()
@@ -46,6 +53,10 @@ from .spaces import N_SPACES, SPACES
 from .state import BoardState
 
 PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
+STUCK_S = 2.0
+"""A reading that has not changed by one code for this long, while the others show noise, is
+stuck (with 0.3 codes of noise or more, a working sensor repeats one code for this long with a
+chance far below one in a million)."""
 
 
 def _names(spaces) -> str:
@@ -65,9 +76,9 @@ class Controller:
         of the calibration (also of a saved one: polarity is the build's, not the sensors') and
         the geometry and ADC unless these are given.
     ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
-        stack still for this long, so after it only landings count (and if they still cannot be
-        told apart, the player is asked). Up to three times longer on a noisy board, where a
-        slowly moving hand cannot be told from a still one.
+        stack still for this long, so after it a landing is final (and landings that still
+        cannot be told apart are asked about). Up to three times longer on a noisy board, where
+        a slowly moving hand cannot be told from a still one.
     """
 
     def __init__(self, board: Board | None = None, calibration: Calibration | None = None, *,
@@ -110,9 +121,21 @@ class Controller:
         self._mode_before_link: str | None = None
         self._rebuilding = False  # after a takeback, until the board shows the position again
         self._settled = None  # (stable since, plies, pending) of the board last explained
-        self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0}
+        self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0,
+                      "amended": 0}
+        self._last_auto = False  # the last recorded move was recognised without asking
+        # The last move was recorded while its stack could still be in the hand, just above
+        # its destination: until the board has been still for `ask_after_s`, lifting it off
+        # again and setting it down elsewhere changes it (a hand that had only paused there).
+        self._provisional = False
+        # The colours (rules.WHITE / BLACK) the computer plays: on their turns only the ply it
+        # shows (`state.hint`, set by the session) is recorded; anything else is an error.
+        self.computer: frozenset = frozenset()
         self.faulty: dict[int, str] = {}  # space -> why its sensor is not trusted
-        self._suspects: list[int] = []    # read like pieces on the empty board (confirm: faulty)
+        # Spaces whose sensors may be faulty, if the player confirms: read like pieces on the
+        # empty board at the start, or the one space where the board differs from the game.
+        self._suspects: list[int] = []
+        self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
         self._suspect_since: float | None = None
         self.adc_max = adc_max
 
@@ -148,6 +171,13 @@ class Controller:
                 self._suspects = []
                 if self.settler.snapshot is not None:
                     self._start(self.settler.snapshot)
+            elif self.state.mode in ("unexplained", "error") and self._suspects:
+                # "The space is right as it is": its sensor is faulty; play on without it.
+                self.mark_faulty(self._suspects, "disagreed with the board (player confirmed)")
+                self._suspects = []
+                self._settled = None
+                if self.settler.snapshot is not None:
+                    self._on_snapshot(self.settler.snapshot)
         elif name == "undo":
             self.takeback()
         elif name == "new_game":
@@ -185,6 +215,7 @@ class Controller:
         self.pending = {}
         self._clear_unexplained()
         self._rivals, self._answer = [], None
+        self._provisional = False
         self._rebuilding = True
         self.state.clear_marks()
         self.state.mode = "paused"
@@ -211,6 +242,7 @@ class Controller:
         self.pending = {}
         self.ref = self.ref_stacks = None
         self._rebuilding = False
+        self._provisional = False
         self._rivals, self._answer = [], None
         self._clear_unexplained()
 
@@ -233,13 +265,23 @@ class Controller:
             return
         if st.mode == "asking" and self._check_answer(snap):
             return
+        if self._watch_sensors(snap):
+            self._settled = None  # read the board again without the failed sensor
+        still_long = snap.time - snap.stable_since >= self.inference.hold_s
         if self._settled == (snap.stable_since, st.board.ply_count, len(self.pending)):
             # The same still board, already explained: only refine the reference (drift).
             self._set_ref(snap, self.ref_stacks)
+            if still_long:
+                self._provisional = False  # no hand holds a stack that still: it landed
             return
         d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
-                                   self.ref_stacks, snap.time - self.ref_time)
+                                   self.ref_stacks, snap.time - self.ref_time,
+                                   amendable=self._provisional)
         self.last_decision = d
+        if d.kind == "commit":
+            self._provisional = d.provisional
+        elif d.kind == "match" and not d.best.amends and still_long:
+            self._provisional = False
         if self._rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
             # standing as they were must not be read as the ply played again.
@@ -310,6 +352,32 @@ class Controller:
             elif snap.spread[s] < 1e-3 and noise >= 0.3 and snap.frames >= 10:
                 self.mark_faulty([s], "reading never moves (stuck)")
 
+    def _watch_sensors(self, snap) -> bool:
+        """During play: a sensor at an ADC rail, or whose reading has not moved by a single
+        code for `STUCK_S` of still board while the others show noise, has failed: it is
+        named and played around from then on. True when one was found."""
+        noise = mean_noise(snap.spread)
+        found = False
+        for s in range(N_SPACES):
+            if s in self.faulty:
+                continue
+            v = snap.values[s]
+            if v <= 0.5 or v >= self.adc_max - 0.5:
+                self.mark_faulty([s], "reads no output (at the ADC's rail)")
+                found = True
+            elif snap.spread[s] < 1e-3 and noise >= 0.3 and snap.frames >= 10:
+                value, since = self._frozen.setdefault(s, (v, snap.stable_since))
+                if value != v:
+                    self._frozen[s] = (v, snap.stable_since)
+                elif snap.time - since >= STUCK_S:
+                    self.mark_faulty([s], "reading never moves (stuck)")
+                    found = True
+            else:
+                self._frozen.pop(s, None)
+        if found:
+            self.state.message = self._fault_note()
+        return found
+
     def _ask_clear(self, occ: list, snap) -> None:
         """Pieces on the board at the start: clear them. A space that still reads like a piece
         after a while is named as a suspect sensor; confirm says the space is empty."""
@@ -330,25 +398,36 @@ class Controller:
     def _act(self, d: Decision, snap) -> None:
         st = self.state
         kind = d.kind
+        self._suspects = []  # offered again below while the board still disagrees there
         if kind in ("match", "commit"):
             best = d.best
             blind = self._blind_spaces(best.plies)
             if blind:  # its evidence rests on a sensor not trusted: the player says
                 self._ask_blind(best, blind)
                 return
+            off = self._off_script(best)
+            if off is not None:
+                self._flag_off_script(off)
+                return
             before = self.ref
             before_stacks = self.ref_stacks
-            self._commit(best.plies, asked=False)
+            changed = self._apply(best, asked=False)
             self._learn(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == self.ref_stacks  # then keep the object: its model cache
             self._set_ref(snap, self.ref_stacks if same else best.stacks)
             self._settle_mode()
+            if changed:
+                st.message = changed
         elif kind == "lifted":
             # A stack in the hand: shown, but nothing recorded while it is there (its field
             # over the board is not modelled; a ply before it is recorded once it is set down).
             self._clear_unexplained()
-            self._show_lifted(d.best.src, d.best.board)
+            best = d.best
+            if not best.plies and best.src != self._expected_src(best):
+                self._flag_off_script(None, lifted=best.src)
+                return
+            self._show_held(best)
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind == "badlift":
@@ -383,7 +462,7 @@ class Controller:
             if snap.time - snap.stable_since >= self.inference.hold_s and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
-                self._show_lifted(lifted[0].src, lifted[0].board)
+                self._show_held(lifted[0])
             return
         self._ask(rivals)
 
@@ -513,6 +592,7 @@ class Controller:
     def _resolve(self, cand, snap=None) -> None:
         """The player answered: `cand` is what happened."""
         self._rivals, self._answer = [], None
+        self._provisional = False
         self.stats["asked"] += 1
         if cand.kind == "illegal":
             self.state.clear_marks()
@@ -520,13 +600,19 @@ class Controller:
             self.state.error = [cand.dst]
             self.state.message = f"{SPACES[cand.dst]}: not a legal destination"
             return
-        self._commit(cand.plies, asked=True)
+        off = self._off_script(cand)
+        if off is not None:
+            self._flag_off_script(off)
+            return
+        changed = self._apply(cand, asked=True)
         self.pending = {r: cand.stacks[r] for r in cand.pending}
         if snap is not None:
             self._set_ref(snap, cand.stacks)
         else:
             self._rebase(cand.stacks)
         self._settle_mode()
+        if changed:
+            self.state.message = changed
 
     def _unexplained(self, d: Decision, snap) -> None:
         st = self.state
@@ -543,9 +629,12 @@ class Controller:
                 st.destinations = st.board.destinations(lost[0])
             st.message = self._error_text(d)
             self.stats["errors"] += 1
+            if (not bad and not d.lost and len(d.extra) == 1
+                    and snap.time - snap.stable_since >= self.unexplained_s):
+                self._offer_faulty(d.extra[0])  # nothing there that the player can take off?
             return
         if d.best is not None and d.best.kind in ("lifted", "relift"):
-            self._show_lifted(d.best.src, d.best.board)  # held above the board
+            self._show_held(d.best)  # held above the board
             return
         if self._unexplained_since is None:
             self._unexplained_since = snap.stable_since
@@ -567,6 +656,8 @@ class Controller:
     def _resync(self, cand, snap) -> bool:
         """Adopt `snap` as the reference for `cand` (a match by occupancy) when every stack
         reads with its bottom piece's polarity; relearn the bottom pieces that changed."""
+        if cand.amends:
+            return False  # never taken as a takeback on the strength of the field alone
         cal = self.cal
         stacks = cand.stacks
         values = snap.values
@@ -610,6 +701,14 @@ class Controller:
         st.mode = "unexplained"
         st.missing, st.extra = list(lost), list(extra)
         st.message = "the board does not match the game: " + self._difference_text()
+        if len(lost) + len(extra) == 1:
+            self._offer_faulty((list(lost) + list(extra))[0])
+
+    def _offer_faulty(self, space: int) -> None:
+        """One space off, and the player may see it is right: then its sensor is at fault."""
+        self._suspects = [space]
+        self.state.message += (f" (if {SPACES[space]} is right as it is, press confirm: its "
+                               "sensor is faulty and the game goes on without it)")
 
     def _occupancy_difference(self, snap=None):
         snap = snap or self.settler.snapshot
@@ -633,7 +732,78 @@ class Controller:
             parts.append("take off " + _names(st.extra))
         return "; ".join(parts) or "check the stacks"
 
+    # -- the computer's moves ----------------------------------------------------------------
+    def _mover(self, board: Board) -> int:
+        """The colour to make the next move (after a forced pass, the other one)."""
+        if board.phase == 2 and board.legal_plies() == [PASS]:
+            return 1 - board.turn
+        return board.turn
+
+    def _off_script(self, cand):
+        """The first ply of `cand` made on the computer's turn that is not the one it shows
+        (`state.hint`; any ply while it is still thinking), or None when all are as shown."""
+        if not self.computer:
+            return None
+        board = self.state.board
+        if cand.amends:
+            board = board.copy()
+            board.pop()
+        else:
+            board = board.copy()
+        first = True
+        for ply in cand.plies:
+            if not ply.is_pass:
+                if board.turn in self.computer and not (first and ply == self.state.hint):
+                    return ply
+                first = False
+            board._push(ply)
+        return None
+
+    def _expected_src(self, cand) -> int | None:
+        """The stack that may be lifted for `cand`'s position: the computer's shown move's
+        source on its turn (None while it thinks), else `cand.src` itself."""
+        board = self.state.board
+        if cand.amends:
+            board = board.copy()
+            board.pop()
+        if not self.computer or self._mover(board) not in self.computer:
+            return cand.src
+        hint = self.state.hint
+        return hint.src if hint is not None and hint.is_move else None
+
+    def _flag_off_script(self, ply, lifted: int | None = None) -> None:
+        """A ply (or a lift) on the computer's turn that is not the one it shows: an error
+        there until the board is put back."""
+        st = self.state
+        self._clear_unexplained()
+        st.clear_marks()
+        st.mode = "error"
+        st.error = [lifted if ply is None else ply.dst]
+        hint = st.hint
+        put = f"put the stack back on {SPACES[lifted]}" if ply is None else "take it back"
+        st.message = (f"the computer plays {hint}: {put}" if hint is not None else
+                      f"wait for the computer's move: {put}")
+        self.stats["errors"] += 1
+
     # -- changes -----------------------------------------------------------------------------
+    def _apply(self, cand, asked: bool) -> str:
+        """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
+        Returns what changed for the message ('' for a plain commit)."""
+        if not cand.amends:
+            self._commit(cand.plies, asked)
+            return ""
+        undone = self.state.board.pop()
+        if self.on_undo:
+            self.on_undo()
+        if self._last_auto:
+            self.stats["auto"] -= 1  # counted again as the move it became
+        self.stats["amended"] += 1
+        self._commit(cand.plies, asked)
+        moves = [p for p in cand.plies if not p.is_pass]
+        if not moves:
+            return f"{undone} taken back: the stack is on {SPACES[undone.src]} again"
+        return f"{undone} changed to {moves[0]}"
+
     def _commit(self, plies, asked: bool) -> None:
         board = self.state.board
         for ply in plies:
@@ -642,6 +812,8 @@ class Controller:
             board.push(ply)
             if not ply.is_pass and not asked:
                 self.stats["auto"] += 1
+            if not ply.is_pass:
+                self._last_auto = not asked
         # A forced pass is shown (guidance) and recorded with the next move, so a game given
         # up at that point ends without it.
 
@@ -701,9 +873,15 @@ class Controller:
             st.mode = "idle"
             st.message = self._fault_note()
 
-    def _show_lifted(self, src: int, board: Board | None = None) -> None:
+    def _show_held(self, cand) -> None:
+        """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
+        self._show_lifted(cand.src, cand.board,
+                          remove=sorted(cand.pending) if cand.amends else None)
+
+    def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
         """Show the stack from `src` in the hand, with its destinations on `board` (default:
-        the recorded position; a candidate's when a ply before the lift is not recorded yet)."""
+        the recorded position; a candidate's when a ply before the lift is not recorded yet)
+        and the cut-off stacks `remove` (default: those of the recorded position)."""
         st = self.state
         self._unexplained_since = None
         st.clear_marks()
@@ -714,7 +892,7 @@ class Controller:
             board = board.copy()
             board.push(PASS)
         st.destinations = board.destinations(src)
-        st.remove = sorted(self.pending)
+        st.remove = sorted(self.pending) if remove is None else remove
         st.message = f"{SPACES[src]} lifted: set it down on " + (_names(st.destinations) or "?")
 
     def _clear_unexplained(self) -> None:

@@ -4,6 +4,8 @@ The candidates are whole board configurations reachable from the recorded positi
 position itself, every legal ply from it and one more ply (so a fast reply is not lost), each
 with its cut-off stacks still on the board or already taken off (as the board reads them), a
 stack held in the hand after any of these, and a stack set down on a space it may not go to.
+While the last move is provisional (see `explain`), also its stack lifted off again: in the
+hand, back on its source, or on another destination (`Candidate.amends`).
 Occupancy (a stack's own field is 40-60 mT) decides which of them are possible at all: it sees
 sources, placements and removals. Among those left, the analogue readings decide: each candidate
 predicts how every sensor moved from the reference snapshot (`board_model`), and the candidate
@@ -16,6 +18,12 @@ whose prediction fits best wins if
 
 Otherwise nothing is decided: the caller asks the player (`Decision.kind == 'ambiguous'`) or waits
 (`'unexplained'`). This module never changes the game; the controller acts on its `Decision`.
+
+Just after the board settles, a landing is also tried as its stack held 1-4 mm above the
+destination. A hover that fits clearly better (by `hover_margin`) is a stack still in the hand;
+otherwise the landing is decided at once, `provisional` when a hover fits about as well (on a
+tall stack the field cannot tell them apart): the hand may yet move on, and the next snapshots
+may amend it.
 """
 
 from __future__ import annotations
@@ -43,6 +51,10 @@ class Candidate:
     down on `dst`, where it may not go).
     board: the rules position after `plies`; stacks: what stands on each space physically;
     pending: spaces whose cut-off stacks are still on the board.
+    amends: `plies` start from the position before the last recorded move, not after it: the
+    stack it moved was lifted off its destination again (a hand that had only paused above
+    it) and is in the hand ('lifted'), back on its source ('match') or on another
+    destination ('commit').
     """
 
     kind: str
@@ -54,12 +66,13 @@ class Candidate:
     dst: int | None = None
     chi2: float = math.inf
     hover: tuple | None = None  # (space, level, pieces, lift_mm): held just above a stack
+    amends: bool = False
 
     @property
     def key(self) -> tuple:
         """What the candidate means: candidates with equal keys are the same decision."""
         moves = tuple(p for p in self.plies if not p.is_pass)
-        return (self.kind, moves, self.src, self.dst)
+        return (self.kind, moves, self.src, self.dst, self.amends)
 
     @property
     def last_dst(self) -> int | None:
@@ -78,6 +91,8 @@ class Decision:
     'ambiguous' (several candidates fit about as well: `rivals` holds them, best first) or
     'unexplained' (nothing fits: `lost` / `extra` are the occupancy differences from the
     recorded position; `illegal_lift` a space lifted that may not move).
+    provisional: a landing decided while a stack held just above it would fit about as well
+    (the hand may still move on: the caller lets the next snapshots amend it).
     """
 
     kind: str
@@ -87,6 +102,7 @@ class Decision:
     lost: list[int] = field(default_factory=list)
     extra: list[int] = field(default_factory=list)
     illegal_lift: list[int] = field(default_factory=list)
+    provisional: bool = False
 
 
 class Inference:
@@ -136,10 +152,13 @@ class Inference:
 
     # -- candidates --------------------------------------------------------------------------
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
-                   moved: frozenset | None = None) -> list[Candidate]:
+                   moved: frozenset | None = None, amendable: bool = False
+                   ) -> list[Candidate]:
         """Every configuration reachable from `board` (with the cut-off stacks `pending`
         {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
-        tried only on the spaces in `moved` (those whose reading changed: default all)."""
+        tried only on the spaces in `moved` (those whose reading changed: default all).
+        amendable: the last move was recorded while its stack could still have been held just
+        above its destination: add the candidates that change it (`Candidate.amends`)."""
         expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
         bad = self.unreliable
         occ = frozenset(occ - bad)  # a faulty sensor's space: anything the game allows there
@@ -227,7 +246,42 @@ class Inference:
                 visit(nb, plies + (ply,), npend)
 
         visit(board, (), dict(pending))
+        amend = self._amendable(board, pending, occ) if amendable else None
+        if amend is not None:
+            prev, ppend, last = amend
+            # The last move's stack lifted off its destination again: in the hand, back on its
+            # source, or set down on another of its destinations (with its removals pending).
+            options = [("lifted", prev, (), ppend), ("match", prev, (), ppend)]
+            for ply in prev.legal_plies():
+                if ply.is_move and ply.src == last.src and ply.dst != last.dst:
+                    nb = prev.copy()
+                    nb._push(ply)
+                    options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
+            for kind, bd, plies, pend in options:
+                stacks = physical(bd, pend, frozenset())
+                if kind == "lifted":
+                    stacks[last.src] = ()
+                if occ_of(stacks) == occ:
+                    kept = frozenset(r for r in pend if r in occ)
+                    out.append(Candidate(kind, plies, bd, stacks, kept, amends=True,
+                                         src=last.src if kind == "lifted" else None))
         return out
+
+    def _amendable(self, board: Board, pending: dict, occ: frozenset):
+        """(position before the last move, the cut-off stacks still standing before it, the
+        move) when the last recorded ply is a move that can still be changed: no stack it cut
+        off has been touched (a hand clearing them has let go of the moved stack) and no
+        faulty sensor is involved; else None."""
+        if not board.move_stack or not board.move_stack[-1].is_move:
+            return None
+        last = board.move_stack[-1]
+        removed = board.last_removed
+        if (any(r not in pending or r not in occ for r in removed)
+                or {last.src, last.dst} & self.unreliable):
+            return None
+        prev = board.copy()
+        prev.pop()
+        return prev, {r: st for r, st in pending.items() if r not in removed}, last
 
     # -- scoring -----------------------------------------------------------------------------
     def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,
@@ -316,21 +370,21 @@ class Inference:
                 stacks[r] = board.stack(r)
             for lift in HOVER_MM:
                 out.append(Candidate("lifted", plies, board, stacks, pending, src=src,
-                                     hover=(dst, len(below), moved, lift)))
+                                     hover=(dst, len(below), moved, lift), amends=c.amends))
         return out
 
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
-                age_s: float) -> Decision:
+                age_s: float, amendable: bool = False) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
         cut-off stacks still `pending` ({space: stack}) and the reference readings `ref` of the
-        physical stacks `ref_stacks`."""
+        physical stacks `ref_stacks`; `amendable`: the last move was provisional."""
         values = snapshot.values
         occ = self.occupancy(values)
         cal = self.model.cal
         moved = frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
                           > 3.0 * cal.noise[s] * (1.0 / snapshot.frames + 1.0 / ref_frames) ** 0.5
                           + 0.03 * cal.codes_per_mt)
-        cands = self.candidates(board, pending, occ, values, moved)
+        cands = self.candidates(board, pending, occ, values, moved, amendable)
         if not cands:
             expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
             lost = sorted(expected - occ - self.unreliable)
@@ -343,12 +397,22 @@ class Inference:
         memo: dict = {}
         self.score(cands, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None, memo)
         cands.sort(key=lambda c: c.chi2)
+        provisional = False
         if snapshot.time - snapshot.stable_since < self.hold_s:
             extra = self.hovers(cands, cands[0].chi2 + 2 * self.margin)
             if extra:
                 self.score(extra, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s,
                            None, memo)
-                cands = sorted(cands + extra, key=lambda c: c.chi2)
+                extra.sort(key=lambda c: c.chi2)
+                if cands[0].kind == "commit":
+                    # A move landed, or its stack is held just above: only a hover that fits
+                    # clearly better holds the move back. Otherwise it is recorded now, and
+                    # changed if the hand moves on (see `amends`).
+                    if extra[0].chi2 <= cands[0].chi2 - self.hover_margin:
+                        return Decision("lifted", extra[0], [extra[0]], cands + extra)
+                    provisional = extra[0].chi2 < cands[0].chi2 + self.hover_margin
+                else:
+                    cands = sorted(cands + extra, key=lambda c: c.chi2)
         best = cands[0]
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (
@@ -363,4 +427,5 @@ class Inference:
                     seen.add(c.key)
                     rivals.append(c)
             return Decision("ambiguous", best, rivals, cands)
-        return Decision(best.kind, best, [best], cands)
+        return Decision(best.kind, best, [best], cands,
+                        provisional=provisional and best.kind == "commit")

@@ -238,6 +238,8 @@ class Session:
         self.controller = self.make_controller(board)
         self.controller.on_commit = self._on_commit
         self.controller.on_undo = self._on_undo
+        # On the computer's turns the controller records only the ply shown (the hint).
+        self.controller.computer = frozenset(t.colour for t in self.computer)
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
         self._finished = self.store.game(self.game_id).is_finished

@@ -19,9 +19,9 @@ def run(sim, c, seconds: float) -> None:
         c.feed(sim.read_frame())
 
 
-def play(sim, c, max_s: float = 900.0):
+def play(sim, c, max_s: float = 900.0, during=None):
     """Whole game with scripted players; a player asked about the faulty space they landed on
-    presses confirm (what the board's message asks them to do)."""
+    presses confirm (what the board's message asks them to do). `during(c)`: each frame."""
     from firmware_py import guidance
     players = Players(sim, None, seed=sim.seed)
     shown = None
@@ -29,6 +29,8 @@ def play(sim, c, max_s: float = 900.0):
                                    and c.state.board.ply_count >= players.truth.ply_count):
         frame = sim.read_frame()
         c.feed(frame)
+        if during is not None:
+            during(c)
         st = c.state
         truth = players.truth
         if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c._rivals:
@@ -104,3 +106,59 @@ def test_a_sensor_stuck_at_its_empty_reading_is_found_by_its_missing_noise():
     run(sim, c, 0.6)
     assert c.state.mode == "idle" and c.faulty.keys() == {E3}
     assert "e3" in c.state.message
+
+
+# -- a sensor failing during the game ------------------------------------------------------------
+
+@pytest.mark.parametrize("fault, at_ply, seed", [("dead", 30, 11), ("dead", 60, 12),
+                                                 ("stuck", 55, 13)])
+def test_a_sensor_failing_mid_game_is_named_and_the_game_goes_on(fault, at_ply, seed):
+    sim = SimBoard(Params.from_noise("default"), seed=seed)
+    c = Controller(adc_max=sim.adc_max)
+    failed = {}
+
+    def during(c):
+        if not failed and c.state.board.ply_count >= at_ply:
+            # the sensor under a stack, or an empty space (stuck: frozen where it is)
+            space = next(s for s in range(49) if c.state.board.height(s)) if fault == "dead" \
+                else next(s for s in range(49) if not c.state.board.height(s))
+            sim.fail(space, fault)
+            failed[space] = sim.now
+        if failed and c.faulty and "found" not in failed:
+            failed["found"] = sim.now
+
+    truth, record = play(sim, c, during=during)
+    space = next(k for k in failed if k != "found")
+    assert c.faulty.keys() == {space}
+    assert failed["found"] - failed[space] < 6.0  # named within seconds, not at the end
+    assert record == truth  # every ply recorded as played, none made up
+    assert c.state.mode == "over"
+
+
+def test_one_space_that_disagrees_is_the_players_call_then_played_around():
+    import random
+    rnd = random.Random(14)
+    board = Board()
+    while board.ply_count < 56:
+        board.push(rnd.choice(board.legal_plies()))
+    sim = SimBoard(Params.from_noise("default"), seed=14)
+    sim.setup(board)
+    c = Controller(board=board.copy(), adc_max=sim.adc_max)
+    run(sim, c, 0.6)
+    assert c.state.mode == "idle"
+    empty = next(s for s in range(49) if not board.height(s))
+    sim.sensors.offset_mt[empty] += 40.0  # its output jumps: reads like a piece, still noisy
+    run(sim, c, 1.0)
+    assert c.state.mode == "error" and c.state.error == [empty]  # "take it off" at once
+    assert "confirm" not in c.state.message
+    run(sim, c, 3.0)  # nothing there to take off: after a while the sensor is suspected
+    assert c.state.mode == "error" and c.state.error == [empty]
+    assert "press confirm" in c.state.message and not c.faulty  # the player's call
+    c.button("confirm")
+    assert c.faulty.keys() == {empty} and c.state.mode == "idle"
+    ply = next(p for p in board.legal_plies() if p.is_move and not board.isolated_by(p)
+               and empty not in (p.src, p.dst))
+    sim.hand.lift(ply.src)
+    sim.hand.put(ply.dst)
+    run(sim, c, 3.0)
+    assert c.state.board.move_stack[-1] == ply
