@@ -29,7 +29,8 @@ from typing import Callable, Iterable
 from . import ai as engine
 from . import guidance
 from .controller import Controller
-from .rules import BLACK, PASS, WHITE, Board, Ply
+from .rules import BLACK, WHITE, Board, Ply
+from .session import computer_hint
 
 COLOURS = {"white": WHITE, "black": BLACK}
 
@@ -110,21 +111,6 @@ class SimulatedThinker:
             self._ready_at = self.clock() + self.think_s
             self.chosen.append((board.ply_count, self._ply))
         return self._ply if self.clock() >= self._ready_at else None
-
-
-def computer_hint(state, thinkers: Iterable) -> Ply | None:
-    """The computer's ply for the controller's position (as `Session._update_hint`), in every
-    mode: the controller holds a ply on the computer's turn to it even while it asks or flags
-    a mistake (the LEDs show it only while idle or lifted). A forced pass is recorded with the
-    other side's move, so the hint is that side's ply; a pass itself is never a hint."""
-    hint = None
-    board = state.board
-    if board.phase == 2 and board.legal_plies() == [PASS]:
-        board = board.copy()
-        board.push(PASS)
-    for thinker in thinkers:
-        hint = thinker.update(board) or hint
-    return None if hint is not None and hint.is_pass else hint
 
 
 def colours_of(ai: Iterable[str]) -> list[str]:

@@ -456,10 +456,13 @@ class Controller:
         rivals = d.rivals
         unsure_landed = any(c.kind in ("lifted", "match", "relift", "badlift") for c in rivals)
         if unsure_landed:
-            # A landing too faint to tell from a hand holding the stack just above: wait a
-            # little (a hand moves on), then ask.
+            # A landing too faint to tell from a hand holding the stack: wait a little (a hand
+            # moves on), then ask; longer while the stack in the hand fits best (a player
+            # deciding where to put it).
             lifted = [c for c in rivals if c.kind in ("lifted", "relift")]
-            if snap.time - snap.stable_since >= self.inference.hold_s and self._ask_landings(d):
+            wait = self.inference.hold_s * (3.0 if rivals[0].kind in ("lifted", "relift")
+                                            else 1.0)
+            if snap.time - snap.stable_since >= wait and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
                 self._show_held(lifted[0])

@@ -38,6 +38,8 @@ from .spaces import N_SPACES
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
 HOVER_MM = (1.0, 2.0, 3.0, 4.0)
 """Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
+CARRY_LEVELS = (5, 7, 10)
+"""Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
 
 
 @dataclass
@@ -373,6 +375,19 @@ class Inference:
                                      hover=(dst, len(below), moved, lift), amends=c.amends))
         return out
 
+    def held_above(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each lifted stack fitting within `limit`: the same stack held still in the air
+        above its source, at carry height (a player deciding where to put it)."""
+        out = []
+        for c in cands:
+            if c.chi2 <= limit and c.kind == "lifted" and c.hover is None:
+                pieces = c.board.stack(c.src)
+                for level in CARRY_LEVELS:
+                    out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending,
+                                         src=c.src, hover=(c.src, level, pieces, 0.0),
+                                         amends=c.amends))
+        return out
+
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
                 age_s: float, amendable: bool = False) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
@@ -413,6 +428,11 @@ class Inference:
                     provisional = extra[0].chi2 < cands[0].chi2 + self.hover_margin
                 else:
                     cands = sorted(cands + extra, key=lambda c: c.chi2)
+        held = self.held_above(cands, cands[0].chi2 + 2 * self.margin)
+        if held:
+            self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
+                       memo)
+            cands = sorted(cands + held, key=lambda c: c.chi2)
         best = cands[0]
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (

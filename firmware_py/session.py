@@ -71,6 +71,22 @@ def rebuild_lines(before: Board, after: Board) -> list[str]:
     return lines
 
 
+def computer_hint(state: BoardState, thinkers: Sequence) -> Ply | None:
+    """The computer's ply for the controller's position (`thinker.update(board)` of each
+    `ai.Thinker`), in every mode: the controller holds a ply on the computer's turn to it even
+    while it asks or flags a mistake (the LEDs show it only while idle or lifted). A forced
+    pass is recorded with the other side's move, so the hint is that side's ply; a pass itself
+    is never a hint. Also used by `autoplay` (simulated time)."""
+    hint = None
+    board = state.board
+    if board.phase == 2 and board.legal_plies() == [PASS]:
+        board = board.copy()  # the pass is recorded with the other player's move
+        board.push(PASS)
+    for thinker in thinkers:
+        hint = thinker.update(board) or hint
+    return None if hint is not None and hint.is_pass else hint
+
+
 class Session:
     """One board, one controller, one game database.
 
@@ -322,16 +338,7 @@ class Session:
     def _update_hint(self) -> None:
         """The computer's ply for this position, once it has thought (None meanwhile)."""
         state = self.controller.state
-        hint = None
-        if state.mode in ("idle", "lifted"):
-            board = state.board
-            if board.phase == 2 and board.legal_plies() == [PASS]:
-                board = board.copy()  # the pass is recorded with the other player's move
-                board.push(PASS)
-            for thinker in self.computer:
-                hint = thinker.update(board) or hint
-        if hint is not None and hint.is_pass:  # forced passes are recorded without a hint
-            hint = None
+        hint = computer_hint(state, self.computer)
         if state.hint != hint:
             state.hint = hint
 
