@@ -93,6 +93,11 @@ class Calibration:
         self.changed()
         if others:
             return
+        # Cross-talk is about 1 % of a piece's own field (0.2-0.5 mT at 25-30 mm): a neighbour
+        # that moved by more than 5 % of it felt something else as well (a hand, a knocked
+        # stack, the next piece already coming): learn no cross-talk from this placement.
+        if any(abs(delta[s]) > 0.05 * abs(delta[space]) for s in NEAR[space]):
+            return
         for s in NEAR[space]:  # per unit polarity, for this kind of piece at the bottom
             self.crosstalk[(s, space)] = delta[s] / self.polarity[kind]
 
@@ -129,8 +134,11 @@ class Calibration:
         return 44.7 * self.codes_per_mt  # 6x2 mm N52 at 5 mm (sensing.md)
 
     def track_drift(self, space: int, empty_reading: float, weight: float = 0.2) -> None:
-        """Follow a slow baseline drift of an empty space from a reading known to be empty."""
-        self.baseline[space] += weight * (empty_reading - self.baseline[space])
+        """Follow a slow baseline drift of an empty space from a reading known to be empty.
+        A reading over 1 mT away is not drift (at most 0.05 mT a minute, followed every few
+        seconds) but something else near the sensor: it is not followed."""
+        if abs(empty_reading - self.baseline[space]) <= 1.0 * self.codes_per_mt:
+            self.baseline[space] += weight * (empty_reading - self.baseline[space])
 
     # -- files -------------------------------------------------------------------------------
     def to_json(self) -> dict:

@@ -460,8 +460,9 @@ class Controller:
             # moves on), then ask; longer while the stack in the hand fits best (a player
             # deciding where to put it).
             lifted = [c for c in rivals if c.kind in ("lifted", "relift")]
-            wait = self.inference.hold_s * (3.0 if rivals[0].kind in ("lifted", "relift")
-                                            else 1.0)
+            wait = self.inference.hold_s
+            if rivals[0].kind in ("lifted", "relift"):
+                wait = max(wait, 3.0 * self.ask_after_s)
             if snap.time - snap.stable_since >= wait and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":

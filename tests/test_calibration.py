@@ -34,6 +34,21 @@ def test_placement_teaches_response_and_crosstalk():
     assert abs(model.crosstalk(d3, e3) * -1.0 - 6.5) < 1e-9
 
 
+def test_a_placement_disturbed_nearby_teaches_no_crosstalk():
+    # j3 moved by 8 mT while h1 was placed (the next piece coming, a knocked stack): no
+    # cross-talk is that large, and learning it would wreck j3's drift tracking later.
+    cal = Calibration.nominal()
+    before = [2000.0] * 49
+    after = list(before)
+    h1, j3, g1 = INDEX["h1"], INDEX["j3"], INDEX["g1"]
+    after[h1] += 900.0
+    after[g1] -= 6.5
+    after[j3] += 8 * cal.codes_per_mt
+    cal.learn_placement(h1, "W", before, after)
+    assert cal.response[h1] == 900.0  # its own reading is still learned
+    assert (j3, h1) not in cal.crosstalk and (g1, h1) not in cal.crosstalk
+
+
 def test_dvonn_factor_is_learned_once_both_kinds_are_placed():
     cal = Calibration.nominal()
     for i, (kind, r) in enumerate([("D", 1300.0)] + [("W", 1000.0), ("B", -1000.0)] * 3):
@@ -79,4 +94,7 @@ def test_drift_tracking_follows_an_empty_sensor():
     cal.set_empty([2000.0] * 49, [0.7] * 49)
     for _ in range(30):
         cal.track_drift(5, 2004.0)
+    assert abs(cal.baseline[5] - 2004.0) < 0.1
+    for _ in range(30):  # 17 mT away is not drift: not followed
+        cal.track_drift(5, 2004.0 - 17 * cal.codes_per_mt)
     assert abs(cal.baseline[5] - 2004.0) < 0.1
