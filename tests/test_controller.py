@@ -1,29 +1,14 @@
 """The controller against the simulated board: resume, moves, illegal actions flagged at once,
 takeback, asking, link loss. Simulated time only; each test runs a few simulated seconds."""
 
-import random
 
 import pytest
 
 from firmware_py.controller import Controller
-from firmware_py.rules import Board, Ply
 from firmware_py.spaces import INDEX
 from sim.board import SimBoard
 from sim.params import Params
-
-
-def placed_board(seed: int) -> Board:
-    rnd = random.Random(seed)
-    b = Board()
-    while b.phase == 1:
-        b.push(rnd.choice(b.legal_plies()))
-    return b
-
-
-def run(sim, c, seconds: float) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
+from tests.simgames import placed_board, run
 
 
 def until_idle(sim, c, seconds: float = 6.0) -> None:

@@ -6,17 +6,8 @@ Simulated time only."""
 import random
 
 from firmware_py.controller import Controller
-from firmware_py.rules import Board, Ply
-from sim.board import SimBoard
-from sim.params import Params
-
-
-def placed_board(seed: int) -> Board:
-    rnd = random.Random(seed)
-    b = Board()
-    while b.phase == 1:
-        b.push(rnd.choice(b.legal_plies()))
-    return b
+from firmware_py.rules import Ply
+from tests.simgames import placed_board, resume, run
 
 
 def slide_over_a_tall_stack(first_seed: int = 40):
@@ -46,30 +37,13 @@ class Store:
         c.on_undo = self.plies.pop
 
 
-def start(seed: int, board: Board):
-    sim = SimBoard(Params.from_noise("default"), seed=seed)
-    sim.setup(board)
-    c = Controller(board=board.copy())
-    run(sim, c, 0.5)
-    assert c.state.mode == "idle"
-    return sim, c
-
-
-def run(sim, c, seconds: float, watch=None) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
-        if watch:
-            watch()
-
-
 def test_a_pause_over_a_destination_on_the_way_is_changed_to_the_real_move():
     seed, board, ply, via = slide_over_a_tall_stack()
-    sim, c = start(seed, board)
+    sim, c = resume(board, seed)
     store = Store(c)
     recorded = []
     sim.hand.slide(ply.src, ply.dst, via=[via])
-    run(sim, c, 6.0, watch=lambda: recorded.append(c.state.board.move_stack[-1]))
+    run(sim, c, 6.0, watch=lambda c: recorded.append(c.state.board.move_stack[-1]))
     assert Ply(ply.src, via) in recorded  # the pause was taken for a landing...
     assert c.stats["amended"] == 1        # ...and changed when the hand moved on
     assert c.state.board.move_stack == board.move_stack + [ply]
@@ -79,7 +53,7 @@ def test_a_pause_over_a_destination_on_the_way_is_changed_to_the_real_move():
 
 def test_a_stack_carried_back_to_its_source_takes_the_move_back():
     seed, board, ply, via = slide_over_a_tall_stack()
-    sim, c = start(seed, board)
+    sim, c = resume(board, seed)
     store = Store(c)
     sim.hand.slide(ply.src, ply.src, via=[via])
     run(sim, c, 6.0)
@@ -92,10 +66,10 @@ def test_a_stack_carried_back_to_its_source_takes_the_move_back():
 def test_a_landing_is_recorded_as_soon_as_the_board_settles():
     seed, board, _, via = slide_over_a_tall_stack()
     src = next(p.src for p in board.legal_plies() if p.is_move and p.dst == via)
-    sim, c = start(seed, board)
+    sim, c = resume(board, seed)
     times = {}
 
-    def watch():
+    def watch(c):
         if len(sim.stacks[via]) > board.height(via) and "landed" not in times:
             times["landed"] = sim.now
         if c.state.board.ply_count > board.ply_count and "recorded" not in times:
@@ -111,7 +85,7 @@ def test_a_landing_is_recorded_as_soon_as_the_board_settles():
 
 def test_a_move_that_stood_still_is_final():
     seed, board, ply, via = slide_over_a_tall_stack()
-    sim, c = start(seed, board)
+    sim, c = resume(board, seed)
     moved = board.height(ply.src)
     sim.hand.lift(ply.src)
     sim.hand.put(via)

@@ -1,27 +1,13 @@
 """On the computer's turn only the ply it shows (`state.hint`) is recorded: another ply, or a
 lift of another stack, is flagged at once until the board is put back. Simulated time only."""
 
-import random
 
 from firmware_py.controller import Controller
 from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
 from sim.board import SimBoard
 from sim.params import Params
-
-
-def placed_board(seed: int) -> Board:
-    rnd = random.Random(seed)
-    b = Board()
-    while b.phase == 1:
-        b.push(rnd.choice(b.legal_plies()))
-    return b
-
-
-def run(sim, c, seconds: float) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
+from tests.simgames import placed_board, run
 
 
 def start(board: Board, seed: int = 3):

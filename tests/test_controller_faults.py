@@ -8,15 +8,10 @@ from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
 from sim.board import SimBoard
 from sim.params import Params
+from tests.simgames import run
 from sim.players import Players
 
 E3 = INDEX["e3"]
-
-
-def run(sim, c, seconds: float) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
 
 
 def play(sim, c, max_s: float = 900.0, during=None):

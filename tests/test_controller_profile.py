@@ -14,6 +14,7 @@ from hw.profile import load_profile, parse_profile
 from sim.board import SimBoard
 from sim.params import MagnetSpec, Params
 from sim.players import Players
+from tests.simgames import run
 
 SWAPPED_SIM = {"W": MagnetSpec(polarity=-1), "B": MagnetSpec(polarity=1),
                "D": MagnetSpec(thickness_mm=3.0, polarity=-1)}
@@ -26,12 +27,6 @@ def swapped_profile():
     magnets = (magnets.replace('"north"', '"N"').replace('"south"', '"north"')
                .replace('"N"', '"south"'))
     return parse_profile(head + "[magnets.white]" + magnets + "[spaces]" + tail, "swapped.toml")
-
-
-def run(sim, c, seconds: float) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
 
 
 def test_the_spec_follows_the_profile():

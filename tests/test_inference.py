@@ -8,14 +8,7 @@ from firmware_py.rules import Board, Ply
 from firmware_py.settle import Settler
 from sim.board import SimBoard
 from sim.params import Params
-
-
-def placed_board(seed: int) -> Board:
-    rnd = random.Random(seed)
-    b = Board()
-    while b.phase == 1:
-        b.push(rnd.choice(b.legal_plies()))
-    return b
+from tests.simgames import placed_board, run
 
 
 def start(seed: int, noise: str = "default", board: Board | None = None):
@@ -26,14 +19,6 @@ def start(seed: int, noise: str = "default", board: Board | None = None):
     run(sim, c, 0.5)
     assert c.state.mode == "idle"
     return sim, c, board
-
-
-def run(sim, c, seconds: float, watch=None) -> None:
-    end = sim.now + seconds
-    while sim.now < end:
-        c.feed(sim.read_frame())
-        if watch is not None:
-            watch(c)
 
 
 def snapshot_of(sim, seconds: float = 0.4):

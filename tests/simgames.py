@@ -1,0 +1,36 @@
+"""Helpers for tests that run the controller against the simulated board (simulated time)."""
+
+import random
+
+from firmware_py.controller import Controller
+from firmware_py.rules import Board
+from sim.board import SimBoard
+from sim.params import Params
+
+
+def placed_board(seed: int) -> Board:
+    """The position after 49 random placements (seeded)."""
+    rnd = random.Random(seed)
+    b = Board()
+    while b.phase == 1:
+        b.push(rnd.choice(b.legal_plies()))
+    return b
+
+
+def run(sim, c, seconds: float, watch=None) -> None:
+    """Feed `seconds` of frames to the controller `c`; `watch(c)` after each frame."""
+    end = sim.now + seconds
+    while sim.now < end:
+        c.feed(sim.read_frame())
+        if watch is not None:
+            watch(c)
+
+
+def resume(board: Board, seed: int, noise: str = "default"):
+    """A simulated board set up as `board` and a controller that has resumed on it."""
+    sim = SimBoard(Params.from_noise(noise), seed=seed)
+    sim.setup(board)
+    c = Controller(board=board.copy())
+    run(sim, c, 0.5)
+    assert c.state.mode == "idle"
+    return sim, c
