@@ -2,6 +2,7 @@
 lift of another stack, is flagged at once until the board is put back. Simulated time only."""
 
 
+from firmware_py import guidance
 from firmware_py.controller import Controller
 from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
@@ -39,10 +40,13 @@ def test_another_move_on_the_computers_turn_is_flagged_until_put_back():
     assert c.state.board.move_stack == board.move_stack  # nothing recorded
     assert c.state.mode == "error" and c.state.error == [other.dst]
     assert f"the computer plays {shown}" in c.state.message
+    assert guidance.signals(c.state) == {other.dst: "error"}
     sim.hand.lift(other.dst, count=board.height(other.src))  # put back where it came from
     sim.hand.put(other.src)
     run(sim, c, 4.0)
     assert c.state.mode == "idle" and c.state.board.move_stack == board.move_stack
+    lit = guidance.signals(c.state)  # the computer's move is shown again
+    assert lit[shown.src] == "computer_from" and lit[shown.dst] == "computer_to"
     sim.hand.lift(shown.src)  # the move as shown is recorded
     sim.hand.put(shown.dst)
     run(sim, c, 3.0)
@@ -102,22 +106,3 @@ def test_the_players_own_moves_are_not_checked():
     sim.hand.put(other.dst)
     run(sim, c, 3.0)
     assert c.state.board.move_stack == board.move_stack + [other]
-
-
-
-def test_the_wrong_landing_is_lit_as_an_error_and_the_shown_move_once_put_back():
-    from firmware_py import guidance
-
-    board = placed_board(11)
-    shown, other = two_quiet_moves(board)
-    sim, c = start(board)
-    c.state.hint = shown
-    sim.hand.lift(other.src)
-    sim.hand.put(other.dst)
-    run(sim, c, 3.0)
-    assert guidance.signals(c.state) == {other.dst: "error"}
-    sim.hand.lift(other.dst, count=board.height(other.src))
-    sim.hand.put(other.src)
-    run(sim, c, 4.0)
-    lit = guidance.signals(c.state)
-    assert lit[shown.src] == "computer_from" and lit[shown.dst] == "computer_to"
