@@ -256,20 +256,18 @@ class BoardModel:
                 x = -self.stack_crosstalk(s, t, old)
                 d[s] = d.get(s, 0.0) + x
                 var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
-        elif new[:len(old)] != old:  # taken down to a prefix, or rebuilt differently
-            keep = 0
+        else:  # pieces added on top (a landing, a placement), taken off, or a stack rebuilt
+            keep = 0  # the bottom pieces that stay
             while keep < min(len(old), len(new)) and old[keep] == new[keep]:
                 keep += 1
             own, v = 0.0, 0.0
-            if keep == 0:  # a new bottom piece: its strength is known only roughly
+            if keep == 0 and old:  # a new bottom piece: its strength is known only roughly
                 xt_old = self.crosstalk_at(t, stacks)
                 own += base[t] + xt_old - ref[t]
                 v += (rel_xt * xt_old) ** 2 + self._base_var(t)
-                if new:
-                    x = self.cal.polarity[new[0]] * self.cal.typical_unit() * self.axial(
-                        new[0], 0)
-                    own += x
-                    v += (0.12 * x) ** 2
+                x = self.cal.polarity[new[0]] * self.cal.typical_unit() * self.axial(new[0], 0)
+                own += x
+                v += (0.12 * x) ** 2
                 start_new = 1
             else:
                 for level in range(keep, len(old)):
@@ -286,20 +284,6 @@ class BoardModel:
             for s in NEAR[t]:
                 x = (self.stack_crosstalk(s, t, new, keep)
                      - self.stack_crosstalk(s, t, old, keep))
-                d[s] = d.get(s, 0.0) + x
-                var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
-        else:
-            h = len(old)
-            own = 0.0
-            v = 0.0
-            for level in range(h, len(new)):
-                x = self.piece_own(t, new[level], level)
-                own += x
-                v += (rel_own * x) ** 2
-            d[t] = d.get(t, 0.0) + own
-            var[t] = var.get(t, 0.0) + v
-            for s in NEAR[t]:
-                x = self.stack_crosstalk(s, t, new, h)
                 d[s] = d.get(s, 0.0) + x
                 var[s] = var.get(s, 0.0) + (rel_xt * x) ** 2
         return d, var
