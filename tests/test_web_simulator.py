@@ -139,6 +139,7 @@ def test_a_whole_game_through_the_page(simulator, new_page):  # noqa: F811
     assert run.session.state.board.move_stack == board.move_stack
     record = page.request.get(run.web.url + "record.txt").text()
     assert str(board.move_stack[-1]) in record and "Result" in record
+    assert "dvonn-board simulator" in record and "Date" in record  # the stored game's tags
 
 
 def test_a_wrong_piece_is_flagged_until_corrected(simulator, new_page):  # noqa: F811

@@ -34,7 +34,7 @@ from aiohttp import WSMsgType, web
 
 from . import protocol
 from .source import ActionRefused, GameSource
-from .view import board_view, layout, led_view, record_text
+from .view import board_view, layout, led_view
 
 STATIC = Path(__file__).with_name("static")
 POLL = 0.05  # seconds: the longest a change waits before the pages hear of it
@@ -157,7 +157,7 @@ async def index(request: web.Request) -> web.Response:
 
 
 async def record(request: web.Request) -> web.Response:
-    text = record_text(request.app[SOURCE].state())
+    text = request.app[SOURCE].record_text()
     return web.Response(text=text, content_type="text/plain", headers={
         "Content-Disposition": 'attachment; filename="dvonn-game.txt"'})
 

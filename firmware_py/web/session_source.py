@@ -219,6 +219,10 @@ class SessionSource(GameSource):
     def leds(self) -> LedFrame | None:
         return self.session.leds_shown
 
+    def record_text(self) -> str:
+        """The stored game, with its tags (players, date, site...)."""
+        return self.session.store.export(self.session.game_id)
+
     def sim_view(self) -> dict | None:
         return None if self.desk is None else self.desk.view()
 

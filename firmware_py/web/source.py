@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 from ..interfaces import LedFrame
 from ..state import BoardState
+from .view import record_text
 
 
 class ActionRefused(Exception):
@@ -55,6 +56,10 @@ class GameSource:
 
     def leds(self) -> LedFrame | None:
         return None
+
+    def record_text(self) -> str:
+        """The game so far, as downloaded from the page (`records` format)."""
+        return record_text(self.state())
 
     def sim_view(self) -> dict | None:
         return None
