@@ -7,6 +7,7 @@ import pytest
 
 from firmware_py.cli import main
 from firmware_py.diag.map import MapResult, corrected_wiring, rewrite_sensors
+from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX
 from hw.profile import load_profile, parse_profile
 
@@ -111,3 +112,8 @@ def test_a_noisy_sensor_still_answers_and_is_reported_as_flagged(capsys):
                    "noisy:d4", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert status == 0 and report["dead"] == [] and report["flagged"] == {"d4": "noisy"}
+
+
+def test_a_space_missing_from_the_profile_is_named():
+    with pytest.raises(ProfileError, match="spaces.a1.sensor"):
+        rewrite_sensors("[spaces]\nb1 = { sensor = [0, 1], led = 1 }\n", {INDEX["a1"]: (3, 5)})

@@ -10,7 +10,6 @@ the piece where the light is, so a wrong LED map looks like wrong sensor wiring 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -122,21 +121,19 @@ def profile_text(name: str | None) -> tuple[str, str]:
 
 def rewrite_sensors(text: str, changes: dict[int, tuple[int, int]]) -> str:
     """The profile text with `spaces.<name>.sensor` set to [mux, input] for each change; keeps
-    everything else (comments included). Both `a1 = { sensor = [...] ... }` lines and
-    `[spaces.a1]` tables are understood."""
+    everything else, comments and layout included (tomlkit edits TOML in place), whether the
+    spaces are written `a1 = { sensor = [...] ... }` or as `[spaces.a1]` tables."""
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    spaces = doc.get("spaces", {})
     for space, (mux, inp) in sorted(changes.items()):
         name = SPACES[space]
-        value = f"[{mux}, {inp:2d}]"
-        inline = re.compile(rf"^(\s*{name}\s*=\s*\{{[^}}\n]*?\bsensor\s*=\s*)\[[^\]]*\]", re.M)
-        text, n = inline.subn(lambda m: m.group(1) + value, text, count=1)
-        if n:
-            continue
-        table = re.compile(rf"^(\[spaces\.{name}\]\s*\n(?:(?!\[)[^\n]*\n)*?\s*sensor\s*=\s*)"
-                           r"\[[^\]]*\]", re.M)
-        text, n = table.subn(lambda m: m.group(1) + value, text, count=1)
-        if not n:
+        entry = spaces.get(name)
+        if not isinstance(entry, dict) or "sensor" not in entry:
             raise ProfileError(f"spaces.{name}.sensor", "not found in the profile to rewrite")
-    return text
+        entry["sensor"] = [mux, inp]
+    return tomlkit.dumps(doc)
 
 
 def write_corrected(profile_name: str | None, changes, out: Path) -> None:
