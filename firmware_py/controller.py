@@ -136,6 +136,7 @@ class Controller:
         # empty board at the start, or the one space where the board differs from the game.
         self._suspects: list[int] = []
         self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
+        self._unsure_since: float | None = None  # "landed, or in the hand?" open since
         self._suspect_since: float | None = None
         self.adc_max = adc_max
 
@@ -399,6 +400,8 @@ class Controller:
         st = self.state
         kind = d.kind
         self._suspects = []  # offered again below while the board still disagrees there
+        if kind != "ambiguous":
+            self._unsure_since = None
         if kind in ("match", "commit"):
             best = d.best
             blind = self._blind_spaces(best.plies)
@@ -462,12 +465,17 @@ class Controller:
             lifted = [c for c in rivals if c.kind in ("lifted", "relift")]
             wait = self.inference.hold_s
             if rivals[0].kind in ("lifted", "relift"):
-                wait = max(wait, 3.0 * self.ask_after_s)
-            if snap.time - snap.stable_since >= wait and self._ask_landings(d):
+                wait = max(wait, 2.0 * self.ask_after_s)
+            if self._unsure_since is None:
+                self._unsure_since = snap.stable_since
+            # Timed from the first still moment it was unsure (a still board that only looked
+            # creeping for a moment is still the same question).
+            if snap.time - self._unsure_since >= wait and self._ask_landings(d):
                 return
             if lifted and self.state.mode != "lifted":
                 self._show_held(lifted[0])
             return
+        self._unsure_since = None
         self._ask(rivals)
 
     def _blind_spaces(self, plies) -> list[int]:

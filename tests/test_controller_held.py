@@ -1,5 +1,5 @@
 """A player holding a stack still in the air, deciding where to put it, sees it shown as lifted
-with its destinations: the board does not ask "which did you land on?" within seconds, even
+with its destinations: the board does not ask "which did you land on?" for two seconds, even
 where a landing on a tall stack would read almost the same. Simulated time only."""
 
 import random
@@ -34,7 +34,7 @@ def test_a_stack_held_still_in_the_air_is_shown_as_lifted(seed):
     assert c.state.mode == "idle"
     modes = []
     sim.hand.lift(src)
-    end = sim.now + 2.5
+    end = sim.now + 1.8
     while sim.now < end:
         c.feed(sim.read_frame())
         modes.append(c.state.mode)
