@@ -32,14 +32,15 @@ def simulator(tmp_path):
     """Start a simulator (optionally resuming the plies given) and return its run."""
     runs = []
 
-    def start(plies=(), speed=SPEED):
+    def start(plies=(), speed=SPEED, computer=()):
         db = tmp_path / "sim.sqlite3"
         if plies:
             with Store(db) as store:
                 game = store.new_game({"Event": "test"})
                 for ply in plies:
                     store.add_ply(game, ply)
-        run = SimulatorRun(make_controller, db, seed=7, speed=speed, port=0).start()
+        run = SimulatorRun(make_controller, db, seed=7, speed=speed, port=0,
+                           computer=computer).start()
         runs.append(run)
         return run
     yield start
@@ -171,6 +172,29 @@ def test_a_wrong_piece_is_flagged_until_corrected(simulator, new_page):  # noqa:
     expect(page.locator('[data-space="a1"]')).to_have_attribute("data-stack", "", timeout=WAIT)
     expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
     play(page, Board(), Ply.parse("k5"))
+
+
+def test_the_computers_placement_is_shown_and_only_it_is_recorded(simulator, new_page):  # noqa: F811
+    from firmware_py.ai import Thinker
+    from firmware_py.rules import BLACK
+
+    run = simulator(computer=[Thinker(BLACK, level=1, seed=1, nodes=300)])
+    page = open_board(new_page, run)
+    board = Board()
+    play(page, board, Ply.parse("e3"))
+    expect(page.locator("#hint")).to_contain_text("plays", timeout=WAIT)
+    hint = Ply.parse(page.locator("#hint").text_content().split()[1])
+    other = next(p for p in board.legal_plies() if p != hint)
+    hit(page, SPACES[other.dst]).click()  # the person places elsewhere than shown
+    expect(page.locator("#mode")).to_have_text("error", timeout=WAIT)
+    expect(page.locator("#message")).to_contain_text(f"the computer plays {hint}")
+    assert run.session.state.board.ply_count == 1  # nothing wrong was recorded
+    page.locator('[data-tool="remove"]').click()
+    hit(page, SPACES[other.dst]).click()
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    page.locator('[data-tool="move"]').click()
+    play(page, board, hint)  # as shown: recorded
+    assert run.session.state.board.move_stack == board.move_stack
 
 
 def test_a_move_onto_an_illegal_space_and_a_takeback(simulator, new_page):  # noqa: F811
