@@ -30,9 +30,10 @@ evidence, and a ply that places on, moves from or lands on it is confirmed by th
 When the computer plays a colour (`computer`), on its turns only the ply it shows (`state.hint`)
 is recorded; another ply, or a lift of another stack, is an error there until put back.
 
-Takebacks are explicit only (`button('undo')`, or a provisional move changed as above); positions
-from the history seen on the board are never taken as a takeback. A controller built on a restored board (`Controller(board=...)`)
-starts by checking the pieces against it and guides the players back when they differ.
+Takebacks are explicit only (`button('undo')`, or a provisional move changed as above);
+positions from the history seen on the board are never taken as a takeback. A controller built
+on a restored board (`Controller(board=...)`) starts by checking the pieces against it and
+guides the players back when they differ.
 
 >>> c = Controller()
 >>> c.state.mode
@@ -427,7 +428,7 @@ class Controller:
             # over the board is not modelled; a ply before it is recorded once it is set down).
             self._clear_unexplained()
             best = d.best
-            if not best.plies and best.src != self._expected_src(best):
+            if not best.plies and not best.amends and best.src != self._expected_src(best):
                 self._flag_off_script(None, lifted=best.src)
                 return
             self._show_held(best)
@@ -756,12 +757,9 @@ class Controller:
         (`state.hint`; any ply while it is still thinking), or None when all are as shown."""
         if not self.computer:
             return None
-        board = self.state.board
+        board = self.state.board.copy()
         if cand.amends:
-            board = board.copy()
             board.pop()
-        else:
-            board = board.copy()
         first = True
         for ply in cand.plies:
             if not ply.is_pass:
@@ -772,13 +770,9 @@ class Controller:
         return None
 
     def _expected_src(self, cand) -> int | None:
-        """The stack that may be lifted for `cand`'s position: the computer's shown move's
+        """The stack that may be lifted in the recorded position: the computer's shown move's
         source on its turn (None while it thinks), else `cand.src` itself."""
-        board = self.state.board
-        if cand.amends:
-            board = board.copy()
-            board.pop()
-        if not self.computer or self._mover(board) not in self.computer:
+        if not self.computer or self._mover(self.state.board) not in self.computer:
             return cand.src
         hint = self.state.hint
         return hint.src if hint is not None and hint.is_move else None

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 
 from firmware_py.colours import BY_RGB
 from firmware_py.interfaces import BLANK

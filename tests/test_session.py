@@ -13,7 +13,6 @@ import sys
 import textwrap
 import threading
 
-import pytest
 
 from firmware_py import session as session_module
 from firmware_py.colours import BY_NAME

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import textwrap
 
-from firmware_py.colours import BY_NAME, BY_RGB
+from firmware_py.colours import BY_RGB
 from firmware_py.controller import Controller
 from firmware_py.errors import LinkLost
 from firmware_py.guidance import CORNERS, signals

@@ -12,7 +12,7 @@ import pytest
 from firmware_py import store as store_module
 from firmware_py.errors import StoreError
 from firmware_py.records import read_record
-from firmware_py.rules import BLACK, Board, Ply
+from firmware_py.rules import BLACK, Ply
 from firmware_py.store import ENV_VAR, Store, default_path
 from tests.test_guidance import random_game
 
