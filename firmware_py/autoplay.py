@@ -40,8 +40,9 @@ class GameResult:
     """One autoplayed game. Times: `frame_us_*` is the controller's wall time per frame
     (microseconds); `decide_ms_max` the longest single frame (the settled snapshot on which the
     heaviest decision was taken); `commit_delay_ms_*` simulated time from the hand letting go of
-    a piece to its ply being committed (the settle time, plus the wait when a landing could
-    still be a hand hovering just above); `sim_s` the simulated game length."""
+    a piece to its ply being committed (the settle time; a question asked adds the wait and
+    the answer); `amended` moves recorded while a hand paused above a stack and changed when it
+    moved on; `sim_s` the simulated game length."""
 
     seed: int
     noise: str
@@ -64,6 +65,7 @@ class GameResult:
     mistakes: dict = field(default_factory=dict)
     complaints: int = 0
     errors: int = 0
+    amended: int = 0
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
     delays: list = field(default_factory=list, repr=False)
@@ -213,7 +215,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         frames=n, sim_s=round(board.now, 2),
         commit_delay_ms_median=_at(delays, 0.5), commit_delay_ms_p95=_at(delays, 0.95),
         commit_delay_ms_max=_at(delays, 1.0), mistakes=dict(players.made),
-        complaints=len(players.complaints), errors=stats["errors"], ai=ai,
+        complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
+        ai=ai,
         level=level if ai else None, delays=pairs)
 
 

@@ -14,7 +14,7 @@ def test_sim_autoplay_json_plays_a_script(tmp_path, capsys):
     assert len(lines) == 2
     game = json.loads(lines[0])
     for key in ("seed", "plies", "truth", "record", "match", "auto", "asked", "wrong",
-                "resyncs", "frame_us_mean", "frame_us_p99"):
+                "resyncs", "frame_us_mean", "frame_us_p99", "amended", "commit_delay_ms_p95"):
         assert key in game
     assert game["seed"] == 4 and json.loads(lines[1])["seed"] == 5
     assert game["truth"] == ["e3", "f3", "g3", "a1", "b1", "c1"]
