@@ -213,14 +213,15 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         frame_us_p99=round(costs[min(n - 1, int(n * 0.99))] * 1e6, 1) if n else 0.0,
         decide_ms_max=round(costs[-1] * 1e3, 2) if n else 0.0,
         frames=n, sim_s=round(board.now, 2),
-        commit_delay_ms_median=_at(delays, 0.5), commit_delay_ms_p95=_at(delays, 0.95),
-        commit_delay_ms_max=_at(delays, 1.0), mistakes=dict(players.made),
+        commit_delay_ms_median=quantile_ms(delays, 0.5),
+        commit_delay_ms_p95=quantile_ms(delays, 0.95),
+        commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
         ai=ai,
         level=level if ai else None, delays=pairs)
 
 
-def _at(sorted_values: list[float], q: float) -> float:
+def quantile_ms(sorted_values: list[float], q: float) -> float:
     """The q-quantile of seconds, in milliseconds (0 when empty)."""
     if not sorted_values:
         return 0.0

@@ -2,8 +2,10 @@
 
 Whole autoplayed games (see `autoplay`) at each noise level of sensing.md (clean 0, default 0.1,
 poor 0.3, bad 1.0 mT RMS per raw sample); per level: the share of plies recognised without
-asking, the plies asked, wrong commits (must be 0), games recorded exactly, and the controller's
-wall time per frame (mean, p99, the longest frame: the heaviest decision).
+asking, the plies asked, wrong commits (must be 0), games recorded exactly, how long after the
+board settled (`SETTLE_S` after the hand let go) a ply was recorded (median and p95, simulated
+time; questions included), and the controller's wall time per frame (mean, p99, the longest
+frame: the heaviest decision).
 
     dvonn-board bench inference [--games N] [--seed S] [--mistakes RATE] [--levels ...] [--json]
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 
 LEVELS = ("clean", "default", "poor", "bad")
+SETTLE_S = 0.2  # the controller's default settle time
 
 
 def register(bench_subparsers) -> None:
@@ -34,11 +37,12 @@ def register(bench_subparsers) -> None:
 
 def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
     """Figures for one noise level over `games` autoplayed games."""
-    from .autoplay import play_game
+    from .autoplay import play_game, quantile_ms
 
     results = [play_game(seed=seed + i, noise=level, mistakes=mistakes) for i in range(games)]
     plies = sum(r.auto + r.asked for r in results)
     frames = sum(r.frames for r in results)
+    after = sorted(max(0.0, d - SETTLE_S) for r in results for _, d in r.delays)
     return {
         "noise": level,
         "games": games,
@@ -50,6 +54,8 @@ def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
         "wrong": sum(r.wrong for r in results),
         "games_exact": sum(r.match for r in results),
         "resyncs": sum(r.resyncs for r in results),
+        "after_settle_ms_median": quantile_ms(after, 0.5),
+        "after_settle_ms_p95": quantile_ms(after, 0.95),
         "frame_us_mean": round(sum(r.frame_us_mean * r.frames for r in results) / frames, 1),
         "frame_us_p99": max(r.frame_us_p99 for r in results),
         "decide_ms_max": max(r.decide_ms_max for r in results),
@@ -63,7 +69,7 @@ def run(args) -> int:
     if not args.json:
         print(f"{args.games} autoplayed game(s) per noise level, mistakes {args.mistakes:g}")
         print(f"{'noise':8} {'plies':>6} {'auto':>7} {'asked':>6} {'wrong':>6} {'exact':>6} "
-              f"{'us/frame':>9} {'p99 us':>8} {'max ms':>7}")
+              f"{'settle+ms':>9} {'p95':>5} {'us/frame':>9} {'p99 us':>8} {'max ms':>7}")
     wrong = 0
     for level in args.levels:
         f = measure(level, args.games, args.seed, args.mistakes)
@@ -73,6 +79,7 @@ def run(args) -> int:
         else:
             print(f"{level:8} {f['plies']:6d} {f['auto_share'] * 100:6.1f}% {f['asked']:6d} "
                   f"{f['wrong']:6d} {f['games_exact']:3d}/{f['games']:<2d} "
+                  f"{f['after_settle_ms_median']:9.0f} {f['after_settle_ms_p95']:5.0f} "
                   f"{f['frame_us_mean']:9.1f} {f['frame_us_p99']:8.0f} {f['decide_ms_max']:7.1f}",
                   flush=True)
     return 1 if wrong else 0

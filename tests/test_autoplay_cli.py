@@ -39,3 +39,5 @@ def test_bench_inference_json(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert figures["noise"] == "clean" and figures["wrong"] == 0
     assert 0.9 <= figures["auto_share"] <= 1.0 and figures["frame_us_mean"] > 0
+    # how long after the board settled the plies were recorded (simulated time)
+    assert 0 <= figures["after_settle_ms_median"] <= figures["after_settle_ms_p95"]
