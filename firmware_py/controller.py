@@ -829,8 +829,8 @@ class Controller:
         if not placed or before is None:
             return
         for t in placed:
-            if before_stacks[t]:
-                continue
+            if before_stacks[t] or len(best.stacks[t]) != 1:
+                continue  # not a lone piece on an empty space (the last one, moved on at once)
             others = [o for o in placed if o != t]
             self.cal.learn_placement(t, best.stacks[t][0], before, snap.values, others=others)
             if t in self.faulty:  # its neighbours' cross-talk is real; its own reading is not

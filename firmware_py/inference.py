@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass, field
 
 from .board_model import BoardModel
-from .rules import PASS, Board, Ply
+from .rules import N_PLACEMENTS, PASS, Board, Ply
 from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
@@ -234,12 +234,16 @@ class Inference:
             for ply in legal:
                 if ply.is_pass:
                     continue
-                if ply.is_move and ply.src not in gone:
+                if ply.is_move and ply.src not in gone and not (
+                        bd.ply_count == N_PLACEMENTS and ply.src == bd.move_stack[-1].dst):
                     continue
                 if ply.is_placement:
                     if ply.dst not in new:
-                        continue
-                    if not self.polarity_ok(ply.dst, bd.piece_to_place(), values, stacks):
+                        # The last piece may already be on its way again: the first move
+                        # made from its space before the board settled.
+                        if bd.ply_count != N_PLACEMENTS - 1:
+                            continue
+                    elif not self.polarity_ok(ply.dst, bd.piece_to_place(), values, stacks):
                         continue
                 nb = bd.copy()
                 nb._push(ply)

@@ -117,3 +117,27 @@ def test_bad_noise_asks_or_knows_but_never_guesses():
         assert recorded in ([], [Ply(src, dst)])
         if not recorded:
             assert c.state.mode == "asking" and dst in c.state.ask
+
+
+def test_the_last_piece_placed_and_moved_on_before_the_board_settled():
+    # The 49th piece goes down and its stack is moved at once (the first move of the game):
+    # its space reads empty again, and only the field of the landing tells the two plies.
+    for seed in range(60, 200):
+        rnd = random.Random(seed)
+        board = Board()
+        while board.ply_count < 48:
+            board.push(rnd.choice(board.legal_plies()))
+        last = board.legal_plies()[0]
+        after = board.copy()
+        after.push(last)
+        first = next((p for p in after.legal_plies() if p.is_move and p.src == last.dst
+                      and not after.isolated_by(p)), None)
+        if first is not None:
+            break
+    sim, c, board = start(seed, board=board)
+    sim.hand.place(last.dst, board.piece_to_place())
+    sim.hand.lift(last.dst)  # no pause: lifted again before the placement settled
+    sim.hand.put(first.dst)
+    run(sim, c, 6.0)
+    assert c.state.board.move_stack[-2:] == [last, first]
+    assert c.state.mode == "idle"
