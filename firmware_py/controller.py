@@ -22,8 +22,9 @@ acts on the answer:
 - nothing fits: after `unexplained_s` of stillness, `unexplained` with the spaces `missing` and
   `extra` until the board matches again.
 
-A faulty sensor (found on the empty board at the start: at an ADC rail, a reading that never
-moves, or one that reads like a piece on a space the player confirms is empty) is named in the
+A faulty sensor (at an ADC rail, a reading that never moves, one so noisy the board never
+settles, found at the start or during the game; or one the player confirms is wrong: a piece
+read on an empty space at the start, one space that keeps disagreeing later) is named in the
 message and played around: its space's occupancy comes from the game, its reading is never
 evidence, and a ply that places on, moves from or lands on it is confirmed by the player.
 
@@ -151,6 +152,8 @@ class Controller:
         if st.mode == "asking" and self.settler.moving:
             self._watch_answer(frame.raw)
         snap = self.settler.feed(frame.time, frame.raw)
+        if self.settler.noisy is not None:
+            self._noisy_sensor(self.settler.noisy, frame.raw)
         if snap is not None:
             self._on_snapshot(snap)
         elif (self._unexplained_since is not None and st.mode != "unexplained"
@@ -202,6 +205,7 @@ class Controller:
             old = self.settler
             self.settler = Settler(old.settle_s, old.tolerance, old.refresh_s)
             self.settler.noise = old.noise
+            self.settler.ignore = old.ignore
 
     def takeback(self) -> None:
         """Take back the last ply (and the forced passes after it); the players rebuild."""
@@ -379,6 +383,14 @@ class Controller:
         if found:
             self.state.message = self._fault_note()
         return found
+
+    def _noisy_sensor(self, s: int, raw) -> None:
+        """A sensor so noisy that the board could never settle: stillness is judged without
+        it, and it is played around like any faulty sensor."""
+        self.settler.noisy = None
+        self.settler.ignore[s] = float(raw[s])
+        self.mark_faulty([s], "too noisy: the board could not settle")
+        self.state.message = self._fault_note()
 
     def _ask_clear(self, occ: list, snap) -> None:
         """Pieces on the board at the start: clear them. A space that still reads like a piece

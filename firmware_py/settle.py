@@ -5,6 +5,9 @@ start of a window for `settle_s` seconds (150-300 ms, as real boards do). A hand
 carrying a stack across the board keeps changing the readings, so nothing it passes over is
 ever reported. The snapshot is the mean of the window's frames (noise shrinks by sqrt(n)).
 
+One sensor that alone keeps the board from settling (it jumps by more than the tolerance on its
+own, for seconds) is reported as `noisy`; the caller can have it `ignore`d.
+
 Per frame the work is one pass over 49 numbers (cheap enough for 100 frames/s on a Pi); the
 controller does its heavy comparisons only when a snapshot is reported. While the board stays
 still, a refreshed snapshot is reported every `refresh_s` so slow drift is tracked.
@@ -21,6 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import add, mul, sub
 
+
+
+NOISY_S = 3.0
+NOISY_RESETS = 30
+"""A sensor that alone resets the stillness window at least this often over this long is noisy."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,11 @@ class Settler:
         self.noise = tolerance / 6.0  # RMS noise of one reading (codes), for the trend test
         self.snapshot: Snapshot | None = None  # the last one reported
         self.moving = False  # True while the readings are changing (a hand on the board)
+        # A sensor that alone kept the board from settling for `NOISY_S` (it jumps by more
+        # than the tolerance on its own, the others are still): the caller decides (`ignore`).
+        self.noisy: int | None = None
+        self.ignore: dict[int, float] = {}  # sensor -> the reading used instead of its own
+        self._lone: tuple = (None, 0.0, 0)  # (sensor, since, resets) moving alone
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -91,6 +104,10 @@ class Settler:
         """Take one frame's readings; return a snapshot when the board has just settled (or a
         refresh is due), else None."""
         self._last = time
+        if self.ignore:
+            raw = list(raw)
+            for s, v in self.ignore.items():
+                raw[s] = v
         anchor = self._anchor
         if anchor is None:
             self._reset(time, raw)
@@ -100,6 +117,7 @@ class Settler:
         n = len(self._frames)
         scale = 1.0 / n
         if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
+            self._note_movers(time, raw, scale)
             self.moving = True
             self._reset(time, raw)
             return None
@@ -122,12 +140,29 @@ class Settler:
             return None
         self._reported = time
         self.moving = False
+        self._lone = (None, time, 0)
         mean = tuple(s / n for s in self._sum)
         spread = tuple(max(q / n - m * m, 0.0) ** 0.5 for q, m in zip(self._sq, mean))
         self.snapshot = Snapshot(mean, spread, n, time, self._start)
         if n > 120:  # a long still period: average only the recent part, so drift shows
             self._keep_from(n - 60)
         return self.snapshot
+
+    def _note_movers(self, time: float, raw, scale: float) -> None:
+        """On a reset: which sensors moved. One sensor alone, reset after reset for `NOISY_S`
+        without the board settling once, is `noisy` (a hand moves several at once, and soon
+        lets the board settle)."""
+        tol = self.tolerance
+        over = [i for i, (r, t) in enumerate(zip(raw, self._sum)) if abs(r - t * scale) > tol]
+        sensor, since, resets = self._lone
+        if len(over) != 1:
+            self._lone = (None, time, 0)
+        elif over[0] != sensor:
+            self._lone = (over[0], time, 1)
+        else:
+            self._lone = (sensor, since, resets + 1)
+            if time - since >= NOISY_S and resets >= NOISY_RESETS:
+                self.noisy = sensor
 
     def _trend(self, half: int) -> bool:
         """Whether the first and second halves of the window differ by more than noise."""

@@ -157,3 +157,44 @@ def test_one_space_that_disagrees_is_the_players_call_then_played_around():
     sim.hand.put(ply.dst)
     run(sim, c, 3.0)
     assert c.state.board.move_stack[-1] == ply
+
+
+def test_a_sensor_turning_noisy_mid_game_no_longer_keeps_the_board_from_settling():
+    import random
+    rnd = random.Random(15)
+    board = Board()
+    while board.ply_count < 56:
+        board.push(rnd.choice(board.legal_plies()))
+    sim = SimBoard(Params.from_noise("default"), seed=15)
+    sim.setup(board)
+    c = Controller(board=board.copy(), adc_max=sim.adc_max)
+    run(sim, c, 0.6)
+    assert c.state.mode == "idle"
+    noisy = next(s for s in range(49) if board.height(s))
+    sim.fail(noisy, "noisy")  # 2 mT RMS: every reading jumps by more than the stillness limit
+    run(sim, c, 4.0)
+    assert c.faulty.keys() == {noisy} and "looks faulty" in c.state.message
+    ply = next(p for p in board.legal_plies() if p.is_move and not board.isolated_by(p)
+               and noisy not in (p.src, p.dst))
+    sim.hand.lift(ply.src)
+    sim.hand.put(ply.dst)
+    run(sim, c, 3.0)
+    assert c.state.board.move_stack[-1] == ply
+
+
+def test_a_hand_held_still_over_the_board_is_not_a_noisy_sensor():
+    import random
+    rnd = random.Random(16)
+    board = Board()
+    while board.ply_count < 56:
+        board.push(rnd.choice(board.legal_plies()))
+    sim = SimBoard(Params.from_noise("default"), seed=16)
+    sim.setup(board)
+    c = Controller(board=board.copy(), adc_max=sim.adc_max)
+    run(sim, c, 0.6)
+    src = board.mobile_stacks()[0]
+    sim.hand.lift(src)  # held in the air for a long while, then put down
+    sim.hand.wait(8.0)
+    sim.hand.put(board.destinations(src)[0])
+    run(sim, c, 12.0)
+    assert not c.faulty

@@ -60,3 +60,30 @@ def test_settle_time_is_checked():
     import pytest
     with pytest.raises(ValueError, match="settle_s"):
         Settler(settle_s=5.0)
+
+
+def test_one_sensor_jumping_on_its_own_is_named_noisy_and_can_be_ignored():
+    rnd = random.Random(1)
+    s = Settler(settle_s=0.2, tolerance=5.0)
+    snaps = []
+    for i in range(500):  # 5 s at 100 frames/s; sensor 7 jumps by 14 codes RMS
+        raw = [2048.0] * 49
+        raw[7] += rnd.gauss(0.0, 14.0)
+        snaps.append(s.feed(i * 0.01, raw))
+        if s.noisy is not None:
+            break
+    assert s.noisy == 7 and not any(snaps)  # it kept the board from ever settling
+    s.ignore[7] = 2048.0
+    got = [s.feed(5.0 + i * 0.01, [2048.0] * 7 + [2048.0 + rnd.gauss(0, 14)] + [2048.0] * 41)
+           for i in range(30)]
+    assert any(got)  # judged without it, the board settles
+
+
+def test_a_moving_hand_is_not_a_noisy_sensor():
+    s = Settler(settle_s=0.2, tolerance=5.0)
+    for i in range(600):  # a hand sweeping over several sensors for 6 s
+        raw = [2048.0] * 49
+        for k in range(3):
+            raw[(i // 20 + k) % 49] += 40.0 * ((i + k) % 3)
+        s.feed(i * 0.01, raw)
+    assert s.noisy is None
