@@ -50,12 +50,13 @@ def play(sim, c, max_s: float = 900.0, during=None):
     return [str(p) for p in players.truth.move_stack], [str(p) for p in c.state.board.move_stack]
 
 
-@pytest.mark.parametrize("space, seed", [("e3", 5), ("a1", 1)])  # inside; a corner
-def test_a_dead_sensor_is_named_and_the_game_is_played_without_it(space, seed):
+@pytest.mark.parametrize("space, fault, seed", [("e3", "dead", 5), ("a1", "dead", 1),
+                                                ("c2", "noisy", 2)])  # inside; a corner
+def test_a_faulty_sensor_is_named_and_the_game_is_played_without_it(space, fault, seed):
     sim = SimBoard(Params.from_noise("default"), seed=seed)
-    sim.fail(INDEX[space], "dead")
+    sim.fail(INDEX[space], fault)
     c = Controller(adc_max=sim.adc_max)
-    run(sim, c, 0.6)
+    run(sim, c, 0.6 if fault == "dead" else 4.0)  # noisy: named once it kept the board busy
     assert c.state.mode == "idle"
     assert c.faulty.keys() == {INDEX[space]}
     assert space in c.state.message and "diag selftest" in c.state.message
