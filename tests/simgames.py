@@ -17,6 +17,15 @@ def placed_board(seed: int) -> Board:
     return b
 
 
+def midgame_board(seed: int, plies: int = 56) -> Board:
+    """The position after `plies` random plies (seeded): placements, then moves."""
+    rnd = random.Random(seed)
+    b = Board()
+    while b.ply_count < plies:
+        b.push(rnd.choice(b.legal_plies()))
+    return b
+
+
 def run(sim, c, seconds: float, watch=None) -> None:
     """Feed `seconds` of frames to the controller `c`; `watch(c)` after each frame."""
     end = sim.now + seconds

@@ -1,22 +1,15 @@
 """On the computer's turn only the ply it shows (`state.hint`) is recorded: another ply, or a
 lift of another stack, is flagged at once until the board is put back. Simulated time only."""
 
-
 from firmware_py import guidance
-from firmware_py.controller import Controller
 from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
-from sim.board import SimBoard
-from sim.params import Params
-from tests.simgames import placed_board, run
+from tests.simgames import placed_board, resume, run
 
 
 def start(board: Board, seed: int = 3):
-    sim = SimBoard(Params.from_noise("default"), seed=seed)
-    sim.setup(board)
-    c = Controller(board=board.copy())
-    run(sim, c, 0.5)
-    assert c.state.mode == "idle"
+    """Resumed on `board`, the computer playing the side to move."""
+    sim, c = resume(board, seed)
     c.computer = frozenset({board.turn})
     return sim, c
 

@@ -8,7 +8,7 @@ from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
 from sim.board import SimBoard
 from sim.params import Params
-from tests.simgames import run
+from tests.simgames import midgame_board, resume, run
 from sim.players import Players
 
 E3 = INDEX["e3"]
@@ -132,16 +132,8 @@ def test_a_sensor_failing_mid_game_is_named_and_the_game_goes_on(fault, at_ply, 
 
 
 def test_one_space_that_disagrees_is_the_players_call_then_played_around():
-    import random
-    rnd = random.Random(14)
-    board = Board()
-    while board.ply_count < 56:
-        board.push(rnd.choice(board.legal_plies()))
-    sim = SimBoard(Params.from_noise("default"), seed=14)
-    sim.setup(board)
-    c = Controller(board=board.copy(), adc_max=sim.adc_max)
-    run(sim, c, 0.6)
-    assert c.state.mode == "idle"
+    board = midgame_board(14)
+    sim, c = resume(board, 14)
     empty = next(s for s in range(49) if not board.height(s))
     sim.sensors.offset_mt[empty] += 40.0  # its output jumps: reads like a piece, still noisy
     run(sim, c, 1.0)
@@ -161,16 +153,8 @@ def test_one_space_that_disagrees_is_the_players_call_then_played_around():
 
 
 def test_a_sensor_turning_noisy_mid_game_no_longer_keeps_the_board_from_settling():
-    import random
-    rnd = random.Random(15)
-    board = Board()
-    while board.ply_count < 56:
-        board.push(rnd.choice(board.legal_plies()))
-    sim = SimBoard(Params.from_noise("default"), seed=15)
-    sim.setup(board)
-    c = Controller(board=board.copy(), adc_max=sim.adc_max)
-    run(sim, c, 0.6)
-    assert c.state.mode == "idle"
+    board = midgame_board(15)
+    sim, c = resume(board, 15)
     noisy = next(s for s in range(49) if board.height(s))
     sim.fail(noisy, "noisy")  # 2 mT RMS: every reading jumps by more than the stillness limit
     run(sim, c, 4.0)
@@ -184,15 +168,8 @@ def test_a_sensor_turning_noisy_mid_game_no_longer_keeps_the_board_from_settling
 
 
 def test_a_hand_held_still_over_the_board_is_not_a_noisy_sensor():
-    import random
-    rnd = random.Random(16)
-    board = Board()
-    while board.ply_count < 56:
-        board.push(rnd.choice(board.legal_plies()))
-    sim = SimBoard(Params.from_noise("default"), seed=16)
-    sim.setup(board)
-    c = Controller(board=board.copy(), adc_max=sim.adc_max)
-    run(sim, c, 0.6)
+    board = midgame_board(16)
+    sim, c = resume(board, 16)
     src = board.mobile_stacks()[0]
     sim.hand.lift(src)  # held in the air for a long while, then put down
     sim.hand.wait(8.0)
