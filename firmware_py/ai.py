@@ -7,12 +7,15 @@ few placements are searched like moves, since the search then reaches into phase
 
 Phase 2 (moving): negamax alpha-beta with principal-variation search, iterative deepening, a
 transposition table keyed by `Board.key()`, and move ordering (table move, captures by height,
-killer moves, history). Leaves are scored by `evaluate`: material on top, mobility (stacks
-able to move and number of moves), control of stacks holding a DVONN piece, and tempo. Forced
-passes cost no depth; finished games score the real result.
+killer moves, history), and frontier pruning (a node one ply above the leaves whose static
+value is far outside the window is not expanded). Leaves are scored by `evaluate`: material on
+top, mobility (stacks able to move and number of moves), control of stacks holding a DVONN
+piece, the biggest capture each side has at hand, and tempo. Forced passes cost no depth;
+finished games score the real result.
 
-A search stops at whichever limit comes first: time (what levels use), nodes or depth (what
-tests and fair comparisons use: deterministic given the seed).
+A search stops at whichever limit comes first: time (what levels use; the lowest levels also
+have a depth cap), nodes or depth (what tests and fair comparisons use: deterministic given
+the seed).
 
 >>> from firmware_py.rules import Board
 >>> import random
@@ -38,6 +41,11 @@ DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time here (about 40k nodes/s on the development
 # machine with other work running): for comparing levels by matches independent of load.
 LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
+# Level -> the deepest iteration it searches. Early in phase 2, depths 3, 4, 5 and 6 take
+# about 1.5k, 8k, 45k and 250k nodes: time buys whole plies only in big steps, and without
+# these caps levels 1..3 would all reach depth 3 or 4 and not differ. Levels 3..5 search as
+# deep as their time allows (here mostly depth 4, 5, and 5 or 6).
+LEVEL_DEPTHS = {1: 2, 2: 3}
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
@@ -45,6 +53,7 @@ MAX_DEPTH = 64
 MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
 TT_LIMIT = 200_000     # entries (~35 MB); cleared when full, so memory stays modest on a Pi
 PLACEMENT_SEARCH_EMPTIES = 3  # search (rather than heuristics) once this few spaces are empty
+FRONTIER_MARGIN = 300  # hundredths of a piece (see Searcher._negamax)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -67,6 +76,7 @@ class Weights:
     tempo: int = 10            # for the side to move
     threat: int = 160          # per piece of the biggest enemy stack the side to move can take
     counter: int = 60          # ... and the same for the opponent's biggest catch, subtracted
+    stack: int = 0             # per stack a player tops
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -79,34 +89,84 @@ def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     >>> evaluate(b) > 0   # Black tops more, but White is about to take Black's stack
     True
     """
-    moves_w, stacks_w = board.mobility(WHITE)
-    moves_b, stacks_b = board.mobility(BLACK)
-    return _value(board, weights, moves_w, stacks_w, moves_b, stacks_b)
+    return _value(board, weights, features(board, WHITE), features(board, BLACK))
 
 
-def _value(board: Board, weights: Weights, moves_w: int, stacks_w: int, moves_b: int,
-           stacks_b: int) -> int:
-    """evaluate() with the mobility counts already at hand (the search needs them anyway)."""
+def _value(board: Board, weights: Weights, fw: tuple[int, int, int],
+           fb: tuple[int, int, int]) -> int:
+    """evaluate() with both players' features at hand (the search needs them anyway)."""
     st = board._st
     w_own, b_own = board._w, board._b
     one = board._one
     mat = (w_own & one).bit_count() - (b_own & one).bit_count()
-    for p in bits(w_own & ~one):
-        mat += len(st[p])
-    for p in bits(b_own & ~one):
-        mat -= len(st[p])
+    tall = w_own & ~one
+    while tall:  # inlined bits(): this loop runs at every leaf
+        low = tall & -tall
+        mat += len(st[low.bit_length() - 1])
+        tall ^= low
+    tall = b_own & ~one
+    while tall:
+        low = tall & -tall
+        mat -= len(st[low.bit_length() - 1])
+        tall ^= low
     dv = board._dv
     dstacks = (dv & w_own).bit_count() - (dv & b_own).bit_count()
+    moves_w, stacks_w, catch_w = fw
+    moves_b, stacks_b, catch_b = fb
     value = (weights.material * mat + weights.mobile_stack * (stacks_w - stacks_b)
-             + weights.move * (moves_w - moves_b) + weights.dvonn_stack * dstacks)
-    value = value if board.turn == WHITE else -value
-    if weights.threat or weights.counter:
-        # The leaf's static value ignores the capture the side to move is about to make
-        # (the values of odd and even depths swing by several pieces without this).
-        me = board.turn
-        value += (weights.threat * biggest_catch(board, me)
-                  - weights.counter * biggest_catch(board, 1 - me))
-    return value + weights.tempo
+             + weights.move * (moves_w - moves_b) + weights.dvonn_stack * dstacks
+             + weights.stack * (w_own.bit_count() - b_own.bit_count()))
+    # The leaf's static value ignores the capture the side to move is about to make
+    # (the values of odd and even depths swing by several pieces without this).
+    if board.turn == WHITE:
+        return value + weights.threat * catch_w - weights.counter * catch_b + weights.tempo
+    return -value + weights.threat * catch_b - weights.counter * catch_w + weights.tempo
+
+
+def features(board: Board, player: int) -> tuple[int, int, int]:
+    """(moves, mobile stacks, biggest catch) of `player` in one pass over its stacks.
+
+    Moves and mobile stacks are `Board.mobility`'s counts; the catch is `biggest_catch`.
+
+    >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
+    >>> features(b, WHITE), b.mobility(WHITE), biggest_catch(b, WHITE)
+    ((2, 1, 3), (2, 1), 3)
+    """
+    occ = board._occ
+    own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
+    mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12) & (occ >> 13)
+                  & (occ << 13))
+    single = mob & board._one
+    moves = stacks = targets = 0
+    if single:
+        n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
+        n4, n5, n6 = (single >> 12) & occ, (single << 13) & occ, (single >> 13) & occ
+        moves = (n1.bit_count() + n2.bit_count() + n3.bit_count() + n4.bit_count()
+                 + n5.bit_count() + n6.bit_count())
+        stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13)
+                            | (occ << 13))).bit_count()
+        targets = (n1 | n2 | n3 | n4 | n5 | n6) & enemy
+    tall = mob & ~board._one
+    st = board._st
+    while tall:
+        low = tall & -tall
+        ps = low.bit_length() - 1
+        tall ^= low
+        h = len(st[ps])
+        if h <= MAX_MOBILE_HEIGHT:
+            t = DEST[ps][h] & occ
+            if t:
+                moves += t.bit_count()
+                stacks += 1
+                targets |= t & enemy
+    best = 0
+    while targets:
+        low = targets & -targets
+        h = len(st[low.bit_length() - 1])
+        if h > best:
+            best = h
+        targets ^= low
+    return moves, stacks, best
 
 
 def biggest_catch(board: Board, player: int) -> int:
@@ -221,12 +281,14 @@ class Searcher:
     """
 
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
-                 reductions: bool = False):
+                 reductions: bool = False, frontier_margin: int | None = FRONTIER_MARGIN):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
         # Late quiet moves first searched one ply shallower (re-searched if they surprise).
         # Off by default: at 4000 nodes a move it scored 17-2-21 against the full search.
         self.reductions = reductions
+        # Frontier pruning (None: off, the search is then exact; see _negamax).
+        self.frontier_margin = frontier_margin
         self.tt: dict[int, tuple[int, int, int, Ply | None]] = {}
         self.history: dict[Ply, int] = {}
         self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
@@ -313,17 +375,16 @@ class Searcher:
                 return 0  # placement leaves are not scored (searched only near phase 2)
             # A leaf: the mobility counts tell a finished game or a forced pass apart, and
             # are part of the evaluation, so no move list is built here.
-            moves_w, stacks_w = board.mobility(WHITE)
-            moves_b, stacks_b = board.mobility(BLACK)
-            if (moves_w if board.turn == WHITE else moves_b) == 0:
-                if moves_w + moves_b == 0:
+            fw, fb = features(board, WHITE), features(board, BLACK)
+            if (fw if board.turn == WHITE else fb)[0] == 0:
+                if fw[0] + fb[0] == 0:
                     return final_value(board)
                 board._push(PASS)  # a forced pass costs no depth
                 try:
                     return -self._negamax(board, depth, -beta, -alpha, height + 1)
                 finally:
                     board.pop()
-            return _value(board, self.weights, moves_w, stacks_w, moves_b, stacks_b)
+            return _value(board, self.weights, fw, fb)
         legal = board.legal_plies()
         if not legal:
             return final_value(board)
@@ -345,6 +406,18 @@ class Searcher:
                     return value
                 if flag == UPPER and value <= alpha:
                     return value
+        margin = self.frontier_margin
+        if (depth == 1 and margin is not None and beta == alpha + 1
+                and board.ply_count >= N_PLACEMENTS):
+            # Frontier pruning: a null-window node one ply from the leaves whose static value
+            # (which counts the best capture at hand) is a margin beyond the window is decided
+            # without trying its moves. Odd depths cost a ply of full width at the frontier;
+            # this makes depth 5 about 3x cheaper, at no loss measured at equal nodes.
+            static = _value(board, self.weights, features(board, WHITE), features(board, BLACK))
+            if static + margin <= alpha:
+                return static + margin
+            if static - margin >= beta:
+                return static - margin
         alpha0 = alpha
         ordered, n_early = self._order(board, legal, tt_move, height)
         best_value, best_ply = -INF, None
@@ -453,13 +526,16 @@ def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None 
            seconds: float | None = None) -> SearchResult:
     """Choose a ply for the player to move, with the reasons (value, depth, nodes, PV).
 
-    The level sets the time per move; nodes or depth, when given, replace the time limit (so a
-    seeded search is deterministic). Placements use heuristics until the last few.
+    The level sets the time per move and, for the lowest levels, the depth (LEVEL_DEPTHS);
+    nodes or depth, when given, replace the time limit (so a seeded search is deterministic).
+    Placements use heuristics until the last few.
     """
     rng = rng if rng is not None else _random.Random()
     limit_seconds = seconds if seconds is not None else level_seconds(level)
     if nodes is not None or depth is not None:
         limit_seconds = seconds  # explicit budgets replace the level's clock
+    if depth is None:
+        depth = LEVEL_DEPTHS.get(int(level))
     empties = N_PLACEMENTS - board.ply_count
     if board.ply_count < N_PLACEMENTS and empties > PLACEMENT_SEARCH_EMPTIES:
         t0 = time.perf_counter()

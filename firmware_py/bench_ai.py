@@ -10,8 +10,9 @@ Three measurements, the targets of issue 8:
   pi       the default level with the node budget a Pi gets in its time (PI_SLOWDOWN times
            fewer nodes than here), against `greedy`
   ladder   each level against the one below, with fixed node budgets (LEVEL_NODES: the nodes
-           this machine searches in the level's time), so the comparison does not depend on
-           how busy the machine is; and deterministic given the seed.
+           this machine searches in the level's time) and the levels' depth caps
+           (LEVEL_DEPTHS), so the comparison does not depend on how busy the machine is; and
+           deterministic given the seed.
 Prints one line per match (and with --json one object per match), so partial runs count.
 """
 
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  game {r.game}: {r.white} vs {r.black}: {r.winner} {r.score[0]}-{r.score[1]}",
                   file=sys.stderr, flush=True)
     print(f"default level {ai.DEFAULT_LEVEL}; level seconds {ai.LEVEL_TIMES}; "
-          f"level nodes {ai.LEVEL_NODES}", file=sys.stderr)
+          f"level nodes {ai.LEVEL_NODES}; level depth caps {ai.LEVEL_DEPTHS}", file=sys.stderr)
     for name, first, second, n in matches(args.games, args.ladder_games, args.only, levels):
         t0 = time.perf_counter()
         _, summary = play_match(first, second, n, args.seed, on_game=progress)

@@ -5,6 +5,7 @@ SPEC is one of:
   greedy                 one ply ahead: the best immediate score difference (ties at random)
   ai[:LEVEL]             the computer opponent (`firmware_py.ai`) at LEVEL (default: DEFAULT_LEVEL)
   ai:LEVEL,nodes=N       ... with a fixed node budget per move instead of the level's clock
+                         (a level's depth cap, if it has one, still applies)
   ai:LEVEL,depth=D       ... with a fixed depth per move
   ai:LEVEL,time=S        ... with S seconds per move
 

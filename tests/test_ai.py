@@ -42,12 +42,29 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    result = ai.Searcher(random.Random(0), reductions=False).search(board, depth=3)
+    exact = ai.Searcher(random.Random(0), reductions=False, frontier_margin=None)
+    result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
     assert result.value == expected
     board.push(result.ply)  # and the chosen ply achieves that value
     assert -minimax(board, result.depth - 1) == expected
+
+
+def test_frontier_pruning_saves_nodes_at_the_same_depth():
+    board = random_board(6, 58)
+    assert not board.is_over()
+    pruned = ai.Searcher(random.Random(0)).search(board, depth=4)
+    exact = ai.Searcher(random.Random(0), frontier_margin=None).search(board, depth=4)
+    assert pruned.depth == exact.depth == 4 and pruned.nodes < exact.nodes
+    assert board.is_legal(pruned.ply)
+
+
+@pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))
+def test_low_levels_stop_at_their_depth(level):
+    board = random_board(8, 60)
+    result = ai.choose(board, level, random.Random(0), nodes=200_000)
+    assert result.depth == ai.LEVEL_DEPTHS[level] and result.nodes < 200_000
 
 
 def test_choices_are_legal_in_both_phases_and_board_is_untouched():
