@@ -347,6 +347,8 @@ class Session:
             self._update_hint()
         state = self.state
         board = state.board
+        if self.rebuild and state.mode in ("idle", "over"):
+            self.rebuild = []  # the board matches the game again: nothing left to rebuild
         snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
                     tuple(state.ask), tuple(state.error), tuple(state.missing),
                     tuple(state.extra), state.hint, state.message, board.ply_count, board.key(),

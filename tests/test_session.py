@@ -201,12 +201,15 @@ def test_takeback_by_button_deletes_the_ply_and_says_what_to_rebuild(tmp_path):
     assert session.state.mode == "idle" and seen[-1] == ("idle", 3)
     unsubscribe()
     session.takeback()  # from the CLI or the web: same path through the controller
-    session.source.script = [placements(TOKENS[:2])[-1]]
+    session.source.script = [placements(TOKENS[:3])[-1]]  # g3 still on the board
     n_seen = len(seen)
     session.step(0)
     assert len(seen) == n_seen  # no call after unsubscribing
     assert session.state.board.ply_count == 2 and session.rebuild == [
         "g3: take it off (leave the space empty)"]
+    session.source.script = [placements(TOKENS[:2])[-1]]
+    session.step(0)
+    assert session.state.mode == "idle" and session.rebuild == []  # rebuilt: nothing to say
     session.close()
 
 

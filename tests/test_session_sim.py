@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from firmware_py.colours import BY_RGB
 from firmware_py.controller import Controller
 from firmware_py.errors import LinkLost
@@ -193,4 +195,29 @@ def test_pulled_plug_then_resume_guides_the_players_back(tmp_path):
     n = recorded.ply_count
     place_all(session, sim, TOKENS[n:n + 1], start=n)
     assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:n + 1]
+    session.close()
+
+
+@pytest.mark.parametrize("to", ["dst", "src"])  # on to its destination; back where it was
+def test_a_move_changed_on_the_way_leaves_only_the_real_move_in_the_store(tmp_path, to):
+    from tests.test_controller_amend import slide_over_a_tall_stack
+    seed, board, ply, via = slide_over_a_tall_stack()
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = store.new_game({"Event": "test"})
+        for p in board.move_stack:
+            store.add_ply(game, p)
+    sim = SimBoard(seed=seed)
+    sim.setup(board)
+    sim, session = make(db, sim=sim)  # resumes the unfinished game
+    run(session, sim, 0.6)
+    assert session.state.mode == "idle"
+    end = ply.dst if to == "dst" else ply.src
+    sim.hand.slide(ply.src, end, via=[via])  # pauses just above `via` on the way
+    run(session, sim, 6.0)
+    assert session.controller.stats["amended"] == 1
+    played = board.move_stack + ([ply] if to == "dst" else [])
+    assert session.store.plies(session.game_id) == played
+    assert session.state.mode == "idle" and session.rebuild == []  # nothing to rebuild
+    assert ("changed to" if to == "dst" else "taken back") in session.state.message
     session.close()
