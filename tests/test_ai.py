@@ -5,7 +5,7 @@ import random
 import pytest
 
 from firmware_py import ai
-from firmware_py.rules import N_PLACEMENTS, PASS, Board, Ply
+from firmware_py.rules import BLACK, N_PLACEMENTS, PASS, WHITE, Board, Ply
 from firmware_py.spaces import INDEX
 
 
@@ -49,6 +49,15 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     assert result.value == expected
     board.push(result.ply)  # and the chosen ply achieves that value
     assert -minimax(board, result.depth - 1) == expected
+
+
+def test_evaluation_counts_the_stacks_each_player_tops():
+    # Equal material (2 pieces each), but White's are in two stacks and Black's in one.
+    stacks = {"c3": "D", "d3": "W", "e3": "W", "g3": "BB"}
+    only_stacks = ai.Weights(material=0, mobile_stack=0, move=0, dvonn_stack=0, tempo=0,
+                             threat=0, counter=0, stack=100)
+    assert ai.evaluate(Board.from_stacks(stacks, WHITE), only_stacks) == 100
+    assert ai.evaluate(Board.from_stacks(stacks, BLACK), only_stacks) == -100  # for the mover
 
 
 def test_frontier_pruning_saves_nodes_at_the_same_depth():
@@ -122,8 +131,6 @@ def test_game_over_and_bad_level_are_clear_errors():
 
 
 def test_thinker_answers_only_for_its_colour_and_the_current_position():
-    from firmware_py.rules import BLACK, WHITE
-
     thinker = ai.Thinker(BLACK, level=1, seed=2, nodes=300)
     board = random_board(21, 56)
     if board.turn != BLACK:
