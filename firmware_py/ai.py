@@ -9,8 +9,9 @@ Phase 2 (moving): negamax alpha-beta with principal-variation search, iterative 
 transposition table keyed by `Board.key()`, and move ordering (table move, captures by height,
 killer moves, history), and frontier pruning (a node one ply above the leaves whose static
 value is far outside the window is not expanded). Leaves are scored by `evaluate`: material on
-top, mobility (stacks able to move and number of moves), control of stacks holding a DVONN
-piece, the biggest capture each side has at hand, and tempo. Forced passes cost no depth;
+top, the number of stacks on top, mobility (stacks able to move and number of moves), control
+of stacks holding a DVONN piece, the biggest capture each side has at hand, and tempo; the
+weights are fitted to the outcomes of self-play games. Forced passes cost no depth;
 finished games score the real result.
 
 A search stops at whichever limit comes first: time (what levels use; the lowest levels also
@@ -43,9 +44,10 @@ DEFAULT_LEVEL = 3
 LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
 # Level -> the deepest iteration it searches. Early in phase 2, depths 3, 4, 5 and 6 take
 # about 1.5k, 8k, 45k and 250k nodes: time buys whole plies only in big steps, and without
-# these caps levels 1..3 would all reach depth 3 or 4 and not differ. Levels 3..5 search as
-# deep as their time allows (here mostly depth 4, 5, and 5 or 6).
-LEVEL_DEPTHS = {1: 2, 2: 3}
+# these caps levels 1..3 would all reach depth 3 or 4 and not differ (depth 3 beat depth 2
+# only 24-1-15, depth 1 46-1-13). Levels 3..5 search as deep as their time allows (here mostly
+# depth 4, 5, and 5 or 6).
+LEVEL_DEPTHS = {1: 1, 2: 3}
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
