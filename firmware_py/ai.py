@@ -131,11 +131,13 @@ def _value(board: Board, weights: Weights, fw: tuple[int, int, int],
 def features(board: Board, player: int) -> tuple[int, int, int]:
     """(moves, mobile stacks, biggest catch) of `player` in one pass over its stacks.
 
-    Moves and mobile stacks are `Board.mobility`'s counts; the catch is `biggest_catch`.
+    Moves and mobile stacks as the rules count them (checked against the reference engine in
+    tests/test_rules_differential.py), counted without listing them; the catch is
+    `biggest_catch`.
 
     >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
-    >>> features(b, WHITE), b.mobility(WHITE), biggest_catch(b, WHITE)
-    ((2, 1, 3), (2, 1), 3)
+    >>> features(b, WHITE), len(b.moves_of(WHITE)), biggest_catch(b, WHITE)
+    ((2, 1, 3), 2, 3)
     """
     occ = board._occ
     own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)

@@ -221,7 +221,6 @@ class Board:
     Additions beyond the contract:
       has_moves(player) -> bool      whether `player` has a move here (ignoring whose turn it is)
       moves_of(player) -> list[Ply]  the moves `player` would have here (phase 2)
-      mobility(player) -> (moves, mobile stacks)  counted cheaply, for evaluation in search
       Board.from_plies(plies)        a board with the plies (Ply or str tokens) pushed
       Board.from_stacks(stacks, turn) a phase-2 position set up directly
       fen() -> str                   the position in one line; == compares positions
@@ -338,40 +337,6 @@ class Board:
     def _moves(self, player: int) -> list[tuple[int, int]]:
         """`player`'s moves as sorted (padded src, padded dst) pairs (kept for callers of 0.1)."""
         return [(c >> 6, c & 63) for c in self._move_codes(player)]
-
-    def mobility(self, player: int) -> tuple[int, int]:
-        """(moves, mobile stacks) of `player` here, counted without listing them (for search).
-
-        >>> Board.from_stacks({"d3": "D", "e3": "BW", "f3": "B", "g3": "W"}).mobility(WHITE)
-        (2, 2)
-        """
-        if self.ply_count < N_PLACEMENTS:
-            return (0, 0)
-        occ = self._occ
-        own = self._w if player == WHITE else self._b
-        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
-                      & (occ >> 13) & (occ << 13))
-        single = mob & self._one
-        moves = stacks = 0
-        if single:
-            moves = (((single << 1) & occ).bit_count() + ((single >> 1) & occ).bit_count()
-                     + ((single << 12) & occ).bit_count() + ((single >> 12) & occ).bit_count()
-                     + ((single << 13) & occ).bit_count() + ((single >> 13) & occ).bit_count())
-            stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12)
-                                | (occ >> 13) | (occ << 13))).bit_count()
-        tall = mob & ~self._one
-        st = self._st
-        while tall:
-            low = tall & -tall
-            ps = low.bit_length() - 1
-            tall ^= low
-            h = len(st[ps])
-            if h <= MAX_MOBILE_HEIGHT:
-                t = DEST[ps][h] & occ
-                if t:
-                    moves += t.bit_count()
-                    stacks += 1
-        return moves, stacks
 
     def _move_codes(self, player: int) -> list[int]:
         """Sorted codes (ps << 6 | pd) of `player`'s moves in the current position."""

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from firmware_py.ai import features
 from firmware_py.bench_rules import playout, random_game
 from firmware_py.rules import BLACK, PASS, P2S, WHITE, Board, Ply
 from tests.reference_rules import RefGame
@@ -40,7 +41,8 @@ def play_both(seed: int) -> None:
         if not ref.placing():
             for player in (WHITE, BLACK):
                 moves = ref.moves(player)
-                assert board.mobility(player) == (len(moves), len({s for s, _ in moves}))
+                # the search's counts, taken without listing the moves
+                assert features(board, player)[:2] == (len(moves), len({s for s, _ in moves}))
                 assert board.has_moves(player) == bool(moves)
         # equal positions have equal keys (and, with 64 bits, unequal ones differ)
         pos = (board.fen().rsplit(" ", 1)[0], board.phase)
