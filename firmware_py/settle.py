@@ -24,8 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import add, mul, sub
 
-
-
 NOISY_S = 3.0
 NOISY_RESETS = 30
 """A sensor that alone resets the stillness window at least this often over this long is noisy."""
