@@ -271,7 +271,7 @@ class Controller:
             return
         if st.mode == "asking" and self._check_answer(snap):
             return
-        if self._watch_sensors(snap):
+        if self._find_faults(snap, STUCK_S):
             self._settled = None  # read the board again without the failed sensor
         still_long = snap.time - snap.stable_since >= self.inference.hold_s
         if self._settled == (snap.stable_since, st.board.ply_count, len(self.pending)):
@@ -284,9 +284,7 @@ class Controller:
                                    self.ref_stacks, snap.time - self.ref_time,
                                    amendable=self._provisional)
         self.last_decision = d
-        if d.kind == "commit":
-            self._provisional = d.provisional
-        elif d.kind == "match" and not d.best.amends and still_long:
+        if d.kind == "match" and not d.best.amends and still_long:
             self._provisional = False
         if self._rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
@@ -347,21 +345,11 @@ class Controller:
         self._set_ref(snap, stacks)
         self._settle_mode()
 
-    def _find_faults(self, snap) -> None:
-        """On the empty board: a sensor at an ADC rail (no output, a broken supply) or whose
-        reading never moves while every other one shows noise (stuck) is faulty for sure."""
-        noise = mean_noise(snap.spread)
-        for s in range(N_SPACES):
-            v = snap.values[s]
-            if v <= 0.5 or v >= self.adc_max - 0.5:
-                self.mark_faulty([s], "reads no output (at the ADC's rail)")
-            elif snap.spread[s] < 1e-3 and noise >= 0.3 and snap.frames >= 10:
-                self.mark_faulty([s], "reading never moves (stuck)")
-
-    def _watch_sensors(self, snap) -> bool:
-        """During play: a sensor at an ADC rail, or whose reading has not moved by a single
-        code for `STUCK_S` of still board while the others show noise, has failed: it is
-        named and played around from then on. True when one was found."""
+    def _find_faults(self, snap, stuck_s: float = 0.0) -> bool:
+        """A sensor at an ADC rail (no output, a broken supply), or whose reading has not moved
+        by a single code for `stuck_s` of still board while the others show noise (stuck: at
+        once on the empty board at the start, `STUCK_S` during play), has failed: it is named
+        and played around from then on. True when one was found."""
         noise = mean_noise(snap.spread)
         found = False
         for s in range(N_SPACES):
@@ -375,7 +363,7 @@ class Controller:
                 value, since = self._frozen.setdefault(s, (v, snap.stable_since))
                 if value != v:
                     self._frozen[s] = (v, snap.stable_since)
-                elif snap.time - since >= STUCK_S:
+                elif snap.time - since >= stuck_s:
                     self.mark_faulty([s], "reading never moves (stuck)")
                     found = True
             else:
@@ -428,6 +416,8 @@ class Controller:
             before = self.ref
             before_stacks = self.ref_stacks
             changed = self._apply(best, asked=False)
+            if kind == "commit" or best.amends:  # a new last move: open only if provisional
+                self._provisional = d.provisional
             self._learn(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == self.ref_stacks  # then keep the object: its model cache
