@@ -217,8 +217,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        ai=ai,
-        level=level if ai else None, delays=pairs)
+        ai=ai, level=level if ai else None, delays=pairs)
 
 
 def quantile_ms(sorted_values: list[float], q: float) -> float:

@@ -126,7 +126,7 @@ class Summary:
             f" (score {100 * self.score_rate():.1f} %, mean margin "
             f"{self.margin / max(1, self.games):+.1f})",
             f"  {self.first} as white: " + _tally_text(self.first_as["white"])
-            + f"; as black: " + _tally_text(self.first_as["black"]),
+            + "; as black: " + _tally_text(self.first_as["black"]),
             f"  {self.second}: {s.wins} wins, {s.draws} draws, {s.losses} losses",
             f"  time per ply: {self.first} mean {self.seconds[0] / max(1, self.moves[0]):.3f}s "
             f"max {self.max_seconds[0]:.3f}s; {self.second} mean "
