@@ -7,12 +7,12 @@ few placements are searched like moves, since the search then reaches into phase
 
 Phase 2 (moving): negamax alpha-beta with principal-variation search, iterative deepening, a
 transposition table keyed by `Board.key()`, and move ordering (table move, captures by height,
-killer moves, history), and frontier pruning (a node one ply above the leaves whose static
-value is far outside the window is not expanded). Leaves are scored by `evaluate`: material on
-top, the number of stacks on top, mobility (stacks able to move and number of moves), control
-of stacks holding a DVONN piece, the biggest capture each side has at hand, and tempo; the
-weights are fitted to the outcomes of self-play games. Forced passes cost no depth;
-finished games score the real result.
+killer moves, history), and frontier pruning (a node one or two plies above the leaves whose
+static value is far outside the window is not expanded). Leaves are scored by `evaluate`:
+material on top, the number of stacks on top, mobility (stacks able to move and number of
+moves), control of stacks holding a DVONN piece, the biggest capture each side has at hand,
+and tempo; the weights are fitted to the outcomes of self-play games. Forced passes cost no
+depth; finished games score the real result.
 
 A search stops at whichever limit comes first: time (what levels use; the lowest levels also
 have a depth cap), nodes or depth (what tests and fair comparisons use: deterministic given
@@ -42,11 +42,11 @@ DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time here (about 40k nodes/s on the development
 # machine with other work running): for comparing levels by matches independent of load.
 LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
-# Level -> the deepest iteration it searches. Early in phase 2, depths 3, 4, 5 and 6 take
-# about 1.5k, 8k, 45k and 250k nodes: time buys whole plies only in big steps, and without
-# these caps levels 1..3 would all reach depth 3 or 4 and not differ (depth 3 beat depth 2
-# only 24-1-15, depth 1 46-1-13). Levels 3..5 search as deep as their time allows (here mostly
-# depth 4, 5, and 5 or 6).
+# Level -> the deepest iteration it searches. On the first move of phase 2, depths 3 to 7 take
+# about 0.7k, 3k, 12k, 100k and 450k nodes (earlier iterations included): time buys whole
+# plies only in big steps, and without these caps levels 1..3 would all reach depth 4 or 5
+# and not differ (depth 3 beat depth 2 only 24-1-15, depth 1 46-1-13). Levels 3..5 search as
+# deep as their time allows (here mostly depth 5, 5 or 6, and 6 or 7).
 LEVEL_DEPTHS = {1: 1, 2: 3}
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
@@ -55,7 +55,9 @@ MAX_DEPTH = 64
 MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
 TT_LIMIT = 200_000     # entries (~35 MB); cleared when full, so memory stays modest on a Pi
 PLACEMENT_SEARCH_EMPTIES = 3  # search (rather than heuristics) once this few spaces are empty
-FRONTIER_MARGIN = 300  # hundredths of a piece (see Searcher._negamax)
+# Futility margins one and two plies above the leaves, in hundredths of a piece (see
+# Searcher._negamax).
+FRONTIER_MARGINS = (300, 400)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -288,14 +290,15 @@ class Searcher:
     """
 
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
-                 reductions: bool = False, frontier_margin: int | None = FRONTIER_MARGIN):
+                 reductions: bool = False,
+                 frontier_margins: tuple[int, ...] = FRONTIER_MARGINS):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
         # Late quiet moves first searched one ply shallower (re-searched if they surprise).
         # Off by default: at 4000 nodes a move it scored 17-2-21 against the full search.
         self.reductions = reductions
-        # Frontier pruning (None: off, the search is then exact; see _negamax).
-        self.frontier_margin = frontier_margin
+        # Frontier pruning at depth 1, 2... (empty: off, the search is then exact; _negamax).
+        self.frontier_margins = frontier_margins
         self.tt: dict[int, tuple[int, int, int, Ply | None]] = {}
         self.history: dict[Ply, int] = {}
         self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
@@ -326,7 +329,9 @@ class Searcher:
         self.rng.shuffle(root)  # seeded variety among equal moves
         max_depth = depth if depth is not None else MAX_DEPTH
         best, best_value, done = root[0], 0, 0
-        for d in range(1, max_depth + 1):
+        # In phase 1 the first depth that reaches phase 2 is the first that scores anything.
+        first = max(1, min(max_depth, N_PLACEMENTS - board.ply_count + 1))
+        for d in range(first, max_depth + 1):
             self._partial = None
             try:
                 value, ply = self._root(board, root, d, best if done else None)
@@ -413,13 +418,14 @@ class Searcher:
                     return value
                 if flag == UPPER and value <= alpha:
                     return value
-        margin = self.frontier_margin
-        if (depth == 1 and margin is not None and beta == alpha + 1
+        if (depth <= len(self.frontier_margins) and beta == alpha + 1
                 and board.ply_count >= N_PLACEMENTS):
-            # Frontier pruning: a null-window node one ply from the leaves whose static value
-            # (which counts the best capture at hand) is a margin beyond the window is decided
-            # without trying its moves. Odd depths cost a ply of full width at the frontier;
-            # this makes depth 5 about 3x cheaper, at no loss measured at equal nodes.
+            # Frontier pruning: a null-window node one or two plies from the leaves whose
+            # static value (which counts the best capture at hand) is a margin beyond the
+            # window is decided without trying its moves. At depth 1 this made depth 5 about
+            # 3x cheaper, at depth 2 depth 6 another 3x (and 20-0-20, margin +1.9, at equal
+            # nodes against depth 1 alone).
+            margin = self.frontier_margins[depth - 1]
             static = _value(board, self.weights, features(board, WHITE), features(board, BLACK))
             if static + margin <= alpha:
                 return static + margin

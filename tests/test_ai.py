@@ -42,7 +42,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    exact = ai.Searcher(random.Random(0), reductions=False, frontier_margin=None)
+    exact = ai.Searcher(random.Random(0), reductions=False, frontier_margins=())
     result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
@@ -63,10 +63,12 @@ def test_evaluation_counts_the_stacks_each_player_tops():
 def test_frontier_pruning_saves_nodes_at_the_same_depth():
     board = random_board(6, 58)
     assert not board.is_over()
-    pruned = ai.Searcher(random.Random(0)).search(board, depth=4)
-    exact = ai.Searcher(random.Random(0), frontier_margin=None).search(board, depth=4)
-    assert pruned.depth == exact.depth == 4 and pruned.nodes < exact.nodes
-    assert board.is_legal(pruned.ply)
+    searches = {margins: ai.Searcher(random.Random(0), frontier_margins=margins).search(
+        board, depth=4) for margins in ((), (300,), ai.FRONTIER_MARGINS)}
+    exact, depth1, both = searches.values()
+    assert exact.depth == depth1.depth == both.depth == 4
+    assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
+    assert board.is_legal(both.ply)
 
 
 @pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))
@@ -105,6 +107,18 @@ def test_wins_a_decided_ending_and_reports_it():
     board = Board.from_stacks({"a3": "B", "b3": "B", "c3": "W", "d3": "D", "e3": "W"})
     result = ai.choose(board, rng=random.Random(1), depth=6)
     assert result.value > ai.WIN // 2 and result.pv[0] == result.ply
+
+
+def test_placement_search_iterates_only_depths_that_reach_phase_2():
+    rng = random.Random(2)
+    board = Board()
+    while N_PLACEMENTS - board.ply_count > ai.PLACEMENT_SEARCH_EMPTIES:
+        board.push(ai.choose_placement(board, rng))
+    # Shallower iterations would score every leaf 0 (placement leaves are not evaluated).
+    for nodes in (60, 200, 2000):
+        result = ai.Searcher(random.Random(0)).search(board, nodes=nodes)
+        assert result.depth == 0 or result.depth > ai.PLACEMENT_SEARCH_EMPTIES
+        assert board.is_legal(result.ply)
 
 
 def test_single_legal_ply_is_returned_without_search():
