@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from .rules import (BLACK, DEST, MAX_MOBILE_HEIGHT, N_PLACEMENTS, PASS, S2P, WHITE, Board,
-                    Ply, bits, surrounded)
+                    Ply, surrounded)
 from .spaces import N_SPACES, NEIGHBOURS, distance
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
@@ -133,18 +133,17 @@ def _value(board: Board, weights: Weights, fw: tuple[int, int, int],
 def features(board: Board, player: int) -> tuple[int, int, int]:
     """(moves, mobile stacks, biggest catch) of `player` in one pass over its stacks.
 
-    Moves and mobile stacks as the rules count them (checked against the reference engine in
-    tests/test_rules_differential.py), counted without listing them; the catch is
-    `biggest_catch`.
+    Moves and mobile stacks as the rules count them, counted without listing them; the catch
+    is the height of the tallest enemy-topped stack `player` could move onto (0: none). All
+    three are checked against the reference engine in tests/test_rules_differential.py.
 
     >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
-    >>> features(b, WHITE), len(b.moves_of(WHITE)), biggest_catch(b, WHITE)
-    ((2, 1, 3), 2, 3)
+    >>> features(b, WHITE), len(b.moves_of(WHITE))
+    ((2, 1, 3), 2)
     """
     occ = board._occ
     own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
-    mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12) & (occ >> 13)
-                  & (occ << 13))
+    mob = own & ~surrounded(occ)
     single = mob & board._one
     moves = stacks = targets = 0
     if single:
@@ -176,29 +175,6 @@ def features(board: Board, player: int) -> tuple[int, int, int]:
             best = h
         targets ^= low
     return moves, stacks, best
-
-
-def biggest_catch(board: Board, player: int) -> int:
-    """Height of the tallest enemy-topped stack `player` could move onto right now (0: none)."""
-    occ = board._occ
-    st = board._st
-    own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
-    mob = own & ~surrounded(occ)
-    single = mob & board._one
-    targets = 0
-    if single:
-        targets = ((single << 1) | (single >> 1) | (single << 12) | (single >> 12)
-                   | (single << 13) | (single >> 13)) & enemy
-    for ps in bits(mob & ~board._one):
-        h = len(st[ps])
-        if h <= MAX_MOBILE_HEIGHT:
-            targets |= DEST[ps][h] & enemy
-    best = 0
-    for p in bits(targets):
-        h = len(st[p])
-        if h > best:
-            best = h
-    return best
 
 
 def final_value(board: Board) -> int:

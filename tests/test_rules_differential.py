@@ -41,8 +41,11 @@ def play_both(seed: int) -> None:
         if not ref.placing():
             for player in (WHITE, BLACK):
                 moves = ref.moves(player)
+                enemy = "B" if player == WHITE else "W"
+                catch = max((len(ref.stacks[d]) for _, d in moves if ref.stacks[d][-1] == enemy),
+                            default=0)
                 # the search's counts, taken without listing the moves
-                assert features(board, player)[:2] == (len(moves), len({s for s, _ in moves}))
+                assert features(board, player) == (len(moves), len({s for s, _ in moves}), catch)
                 assert board.has_moves(player) == bool(moves)
         # equal positions have equal keys (and, with 64 bits, unequal ones differ)
         pos = (board.fen().rsplit(" ", 1)[0], board.phase)
