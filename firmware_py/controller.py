@@ -308,62 +308,29 @@ class Controller:
     def _start(self, snap) -> None:
         """The first settled snapshot: calibrate on an empty board, or check a restored game."""
         st = self.state
-        board = st.board
-        cal = self.cal
         faults = self.faults
-        if board.ply_count == 0:
-            if faults.check(snap):
-                st.message = faults.note()
-            occ = self.inference.occupancy(snap.values)
-            if occ:
-                self._ask_clear(sorted(occ), snap)
-                return
-            faults.suspects, faults.suspect_since = [], None
-            cal.set_empty(snap.values, snap.spread)
-            self.reference.set(snap, [()] * N_SPACES)
-            self._settle_mode()
-            return
-        stacks = board.stacks()
         if faults.check(snap):
             st.message = faults.note()
         occ = self.inference.occupancy(snap.values)
+        if st.board.ply_count == 0:
+            if occ:  # pieces on the board at the start: clear them (or confirm a bad sensor)
+                faults.ask_clear(st, sorted(occ), snap, self.mismatch.unexplained_s)
+                return
+            faults.suspects, faults.suspect_since = [], None
+            self.reference.start_empty(snap)
+            self._settle_mode()
+            return
+        stacks = st.board.stacks()
         expected = {s for s in range(N_SPACES) if stacks[s] and s not in faults}
-        wrong_sign = [s for s in expected & occ
-                      if (snap.values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
+        wrong_sign = self.reference.wrong_polarity(snap.values, stacks, expected & occ)
         if occ != expected or wrong_sign:
             st.mode = "unexplained"
             st.missing = sorted(expected - occ)
             st.extra = sorted((occ - expected) | set(wrong_sign))
             st.message = "set up the game as recorded: " + difference_text(st)
             return
-        # Resumed: learn what a fresh game would have learned from this position.
-        for s in range(N_SPACES):
-            if not stacks[s] and s not in faults:
-                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
-        for s in expected:
-            if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
-                self.reference.relearn(s, snap.values, stacks)
-        cal.changed()
-        self.reference.set(snap, stacks)
+        self.reference.resume(snap, stacks, expected)
         self._settle_mode()
-
-    def _ask_clear(self, occ: list, snap) -> None:
-        """Pieces on the board at the start: clear them. A space that still reads like a piece
-        after a while is named as a suspect sensor; confirm says the space is empty."""
-        st = self.state
-        faults = self.faults
-        st.clear_marks()
-        st.mode = "calibrating"
-        if occ != faults.suspects:
-            faults.suspects, faults.suspect_since = occ, snap.stable_since
-        if snap.time - faults.suspect_since < self.mismatch.unexplained_s:
-            st.extra = occ
-            st.message = f"clear the board: pieces on {names(occ)}"
-            return
-        st.error = occ
-        st.message = (f"sensor {names(occ)} reads like a piece on an empty board: take the piece "
-                      "off, or if the space is empty check it with `dvonn-board diag selftest` "
-                      "and press confirm to play on without it")
 
     def _act(self, d: Decision, snap) -> None:
         st = self.state
@@ -405,23 +372,8 @@ class Controller:
             self._show_held(best)
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
-        elif kind == "badlift":
-            self.mismatch.clear()
-            st.clear_marks()
-            st.mode = "error"
-            st.error = [d.best.src]
-            st.message = f"the stack on {SPACES[d.best.src]} may not move now: put it back"
-            self.stats["errors"] += 1
-        elif kind == "illegal":
-            self.mismatch.clear()
-            st.clear_marks()
-            st.mode = "error"
-            st.lifted = d.best.src
-            st.destinations = st.board.destinations(d.best.src)
-            st.error = [d.best.dst]
-            st.message = (f"the stack from {SPACES[d.best.src]} may not go to "
-                          f"{SPACES[d.best.dst]}: take it off again")
-            self.stats["errors"] += 1
+        elif kind in ("badlift", "illegal"):
+            self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:

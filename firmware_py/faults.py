@@ -124,3 +124,19 @@ class FaultWatch:
         self.mark(self.suspects, why)
         self.suspects = []
         return True
+
+    def ask_clear(self, st, occupied: list, snap, wait_s: float) -> None:
+        """Pieces on the board at the start: clear them. A space that still reads like a piece
+        after `wait_s` is named as a suspect sensor; confirm says the space is empty."""
+        st.clear_marks()
+        st.mode = "calibrating"
+        if occupied != self.suspects:
+            self.suspects, self.suspect_since = occupied, snap.stable_since
+        if snap.time - self.suspect_since < wait_s:
+            st.extra = occupied
+            st.message = f"clear the board: pieces on {names(occupied)}"
+            return
+        st.error = occupied
+        st.message = (f"sensor {names(occupied)} reads like a piece on an empty board: take "
+                      "the piece off, or if the space is empty check it with `dvonn-board diag "
+                      "selftest` and press confirm to play on without it")

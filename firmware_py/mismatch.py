@@ -85,22 +85,36 @@ class Mismatch:
             self.show(st, snap, pending)
         return None
 
+    def illegal(self, st, cand) -> None:
+        """A stack that may not move in the hand ('badlift'), or set down where it may not go
+        ('illegal'): an error there until corrected."""
+        self.clear()
+        st.clear_marks()
+        st.mode = "error"
+        if cand.kind == "badlift":
+            st.error = [cand.src]
+            st.message = f"the stack on {SPACES[cand.src]} may not move now: put it back"
+        else:
+            st.lifted = cand.src
+            st.destinations = st.board.destinations(cand.src)
+            st.error = [cand.dst]
+            st.message = (f"the stack from {SPACES[cand.src]} may not go to "
+                          f"{SPACES[cand.dst]}: take it off again")
+        self.stats["errors"] += 1
+
     def resync(self, cand, snap) -> bool:
         """Take `snap` as showing `cand` (a match by occupancy) when every stack reads with its
         bottom piece's polarity; relearn the bottom pieces that changed."""
         if cand.amends:
             return False  # never taken as a takeback on the strength of the field alone
-        cal = self.reference.cal
         stacks = cand.stacks
-        values = snap.values
-        for s in range(N_SPACES):
-            if stacks[s] and s not in self.faults and ((values[s] - cal.baseline[s] > 0)
-                                                      != (cal.polarity[stacks[s][0]] > 0)):
-                return False
+        trusted = {s for s in range(N_SPACES) if stacks[s] and s not in self.faults}
+        if self.reference.wrong_polarity(snap.values, stacks, trusted):
+            return False
         for s in self.reference.misfits(self.inference, cand, snap):
             if stacks[s] and s not in self.faults:
-                self.reference.relearn(s, values, stacks)
-        cal.changed()
+                self.reference.relearn(s, snap.values, stacks)
+        self.reference.cal.changed()
         self.stats["resyncs"] += 1
         return True
 

@@ -61,6 +61,31 @@ class Reference:
         self.values = tuple(ref)
         self.stacks = list(stacks)
 
+    def start_empty(self, snap) -> None:
+        """The empty board at the start: every sensor's baseline, and the first reference."""
+        self.cal.set_empty(snap.values, snap.spread)
+        self.set(snap, [()] * N_SPACES)
+
+    def resume(self, snap, stacks, occupied) -> None:
+        """A restored game whose pieces stand as recorded: learn what a fresh game would have
+        learned from this position (baselines of the empty spaces, responses of the
+        `occupied` spaces' bottom pieces), and take it as the reference."""
+        cal = self.cal
+        for s in range(N_SPACES):
+            if not stacks[s] and s not in self.faulty:
+                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
+        for s in occupied:
+            if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
+                self.relearn(s, snap.values, stacks)
+        cal.changed()
+        self.set(snap, stacks)
+
+    def wrong_polarity(self, values, stacks, spaces) -> list[int]:
+        """The `spaces` whose reading has the opposite sign to their bottom piece's magnet."""
+        cal = self.cal
+        return [s for s in spaces
+                if (values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
+
     # -- what the inference compares against -------------------------------------------------
     def explain(self, inference, board, pending, snap, amendable: bool):
         return inference.explain(board, pending, snap, self.values, self.frames, self.stacks,
