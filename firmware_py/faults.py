@@ -13,8 +13,9 @@ confirmed by the player (`blind`).
 >>> from firmware_py.board_model import BoardModel
 >>> from firmware_py.calibration import Calibration
 >>> from firmware_py.inference import Inference
+>>> from firmware_py.spaces import INDEX
 >>> watch = FaultWatch(Inference(BoardModel(Calibration.nominal())), adc_max=4095)
->>> watch.mark([22], "reads no output (at the ADC's rail)")
+>>> watch.mark([INDEX["e3"]], "reads no output (at the ADC's rail)")
 >>> watch.note()
 'sensor e3 looks faulty: played from the game alone; check it with `dvonn-board diag selftest`'
 """
