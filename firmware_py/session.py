@@ -99,6 +99,8 @@ class Session:
     clock: seconds, for blinking while no frames come and for noticing outside takebacks.
     computer: `ai.Thinker`s (one per colour the computer plays): their chosen plies are shown
         as the hint (`state.hint`) for the players to carry out on the board.
+    time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
+        clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
@@ -108,13 +110,17 @@ class Session:
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
-                 computer: Sequence = ()):
+                 computer: Sequence = (), time_control=None):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
         self.computer = list(computer)
         self.make_controller = make_controller
         self.tags = dict(tags or {})
         self.own_store = own_store
         self.clock = clock
+        self.time_control = time_control if time_control is not None and time_control.on else None
+        if self.time_control is not None:
+            self.tags["TimeControl"] = str(self.time_control)
+        self.clock_watch = None  # the game clock (clock.ClockWatch), per game
         self.link_lost = False
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
@@ -133,9 +139,15 @@ class Session:
             board = store.board(unfinished.id)
             self.resumed = True
             log.info("resuming game %d at ply %d", self.game_id, board.ply_count)
+            control = self._stored_control(unfinished.tags)
+            if control is not None:
+                from .clock import ClockWatch, GameClock
+                self.clock_watch = ClockWatch(GameClock.restore(
+                    control, list(board.move_stack), store.ply_times(self.game_id)))
         else:
             self.game_id = store.new_game(self.tags)
             board = Board()
+            self._new_clock()
         self._start_controller(board)
 
     # -- the front ends' API ----------------------------------------------------------------------
@@ -205,6 +217,8 @@ class Session:
             self._last_time = frame.time
             self.controller.feed(frame)
             got = True
+        if self.clock_watch is not None:
+            self._tick_clock()
         self._after_change()
         return got
 
@@ -262,7 +276,11 @@ class Session:
 
     def _on_commit(self, ply: Ply) -> None:
         """The controller's commit hook: the ply is on disk when this returns."""
-        self.store.add_ply(self.game_id, ply, index=len(self._plies))
+        n = self.store.add_ply(self.game_id, ply, index=len(self._plies))
+        if self.clock_watch is not None:
+            spent, left = self.clock_watch.committed(self.controller.state.board, ply,
+                                                     self._let_go())
+            self.store.set_ply_time(self.game_id, n, spent, left)
         self._plies.append(ply)
         self.rebuild = []
 
@@ -274,6 +292,8 @@ class Session:
             self._external_undos -= 1
         else:
             self.store.undo_ply(self.game_id)
+        if self.clock_watch is not None:
+            self.clock_watch.taken_back()
         before = Board.from_plies(self._plies)
         after = before.copy()
         after.pop()
@@ -326,7 +346,10 @@ class Session:
         if not info.is_finished:
             self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
                               else None)
+        if self.time_control is not None:
+            tags = {**tags, "TimeControl": str(self.time_control)}
         self.game_id = self.store.new_game(tags)
+        self._new_clock()
         self.rebuild = []
         self.resumed = False
         if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
@@ -334,6 +357,44 @@ class Session:
             self._plies, self._external_undos, self._finished = [], 0, False
         else:
             self._start_controller(Board())
+
+    # -- the game clock (clock.py) ---------------------------------------------------------------
+    def _stored_control(self, tags: dict):
+        """A resumed game's time control: its TimeControl tag (else none)."""
+        from .clock import TimeControl
+        try:
+            control = TimeControl.parse(tags.get("TimeControl", "none"))
+        except ValueError as e:
+            log.warning("game %d: %s; no clock", self.game_id, e)
+            return None
+        return control if control.on else None
+
+    def _new_clock(self) -> None:
+        self.clock_watch = None
+        if self.time_control is not None:
+            from .clock import ClockWatch, GameClock
+            self.clock_watch = ClockWatch(GameClock(self.time_control))
+
+    def _let_go(self) -> float:
+        """When the hand let go: the start of the settle window of the board just read."""
+        snap = self.controller.settler.snapshot
+        return snap.stable_since if snap is not None else self.now()
+
+    def _tick_clock(self) -> None:
+        """Run or stop the clocks for this state; a flag ends the game (stored first)."""
+        from .clock import flag_message, flag_result
+        now = self.now()
+        state = self.state
+        snap = self.controller.settler.snapshot
+        flagged = self.clock_watch.tick(state, now, snap.stable_since if snap else None)
+        if flagged is not None and not self._finished:
+            result = flag_result(flagged)
+            self.store.set_tags(self.game_id, Result=result, Termination="time forfeit")
+            self.store.finish(self.game_id, result)
+            self._finished = True
+            self.controller.end(flag_message(flagged))
+            log.info("game %d: %s", self.game_id, flag_message(flagged))
+        self.controller.state.clock = self.clock_watch.reading(now)
 
     def _update_hint(self) -> None:
         """The computer's ply for this position, once it has thought (None meanwhile)."""
@@ -352,11 +413,11 @@ class Session:
         snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
                     tuple(state.ask), tuple(state.error), tuple(state.missing),
                     tuple(state.extra), state.hint, state.message, board.ply_count, board.key(),
-                    id(board), self.game_id, tuple(self.rebuild))
+                    id(board), self.game_id, tuple(self.rebuild), state.clock)
         changed = snapshot != self._snapshot
         if changed:
             self._snapshot = snapshot
-            over = board.is_over()
+            over = board.is_over() or getattr(self.controller, "ended", None) is not None
             if over != self._finished and board.ply_count == len(self._plies):
                 if over:
                     self.store.finish(self.game_id)
