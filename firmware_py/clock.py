@@ -284,6 +284,22 @@ class GameClock:
         return clock
 
 
+def clock_argument(text: str) -> TimeControl:
+    """`--clock` for argparse: its own sentence on a bad value (not 'invalid value')."""
+    import argparse
+    try:
+        return TimeControl.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix(f"--clock {text!r}: ")) from None
+
+
+def add_clock_argument(parser) -> None:
+    """The `--clock` option of `play` and `sim`."""
+    parser.add_argument("--clock", type=clock_argument, default=TimeControl(), metavar="TIME",
+                        help="a game clock that switches itself: 25m (sudden death), 10m+5s "
+                             "(5 s added per ply), or none (default)")
+
+
 def mover(board: Board) -> int:
     """The colour whose time runs: the player to move (after a forced pass, the other one)."""
     if board.phase == 2 and board.legal_plies() == [PASS]:
@@ -332,6 +348,24 @@ class ClockWatch:
         if self._mover is None or self._mover[:2] != key:
             self._mover = (*key, mover(board))
         return self._mover[2]
+
+
+def let_go(controller, default: float) -> float:
+    """When the hand let go: the start of the settle window of the board the controller read
+    last (`default` before it read any)."""
+    snap = controller.settler.snapshot
+    return snap.stable_since if snap is not None else default
+
+
+def drive(watch: ClockWatch, controller, now: float) -> int | None:
+    """After a frame: run or stop the clocks for the controller's state, show the reading in
+    `state.clock`, and end the game on a flag (`controller.end`). Returns the side newly
+    flagged (the caller records the result)."""
+    flagged = watch.tick(controller.state, now, let_go(controller, now))
+    if flagged is not None:
+        controller.end(flag_message(flagged))
+    controller.state.clock = watch.reading(now)
+    return flagged
 
 
 def flag_result(flagged: int) -> str:

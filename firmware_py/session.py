@@ -278,8 +278,9 @@ class Session:
         """The controller's commit hook: the ply is on disk when this returns."""
         n = self.store.add_ply(self.game_id, ply, index=len(self._plies))
         if self.clock_watch is not None:
+            from .clock import let_go
             spent, left = self.clock_watch.committed(self.controller.state.board, ply,
-                                                     self._let_go())
+                                                     let_go(self.controller, self.now()))
             self.store.set_ply_time(self.game_id, n, spent, left)
         self._plies.append(ply)
         self.rebuild = []
@@ -375,26 +376,16 @@ class Session:
             from .clock import ClockWatch, GameClock
             self.clock_watch = ClockWatch(GameClock(self.time_control))
 
-    def _let_go(self) -> float:
-        """When the hand let go: the start of the settle window of the board just read."""
-        snap = self.controller.settler.snapshot
-        return snap.stable_since if snap is not None else self.now()
-
     def _tick_clock(self) -> None:
-        """Run or stop the clocks for this state; a flag ends the game (stored first)."""
-        from .clock import flag_message, flag_result
-        now = self.now()
-        state = self.state
-        snap = self.controller.settler.snapshot
-        flagged = self.clock_watch.tick(state, now, snap.stable_since if snap else None)
+        """Run or stop the clocks for this state; a flag ends the game and is stored."""
+        from .clock import drive, flag_message, flag_result
+        flagged = drive(self.clock_watch, self.controller, self.now())
         if flagged is not None and not self._finished:
             result = flag_result(flagged)
             self.store.set_tags(self.game_id, Result=result, Termination="time forfeit")
             self.store.finish(self.game_id, result)
             self._finished = True
-            self.controller.end(flag_message(flagged))
             log.info("game %d: %s", self.game_id, flag_message(flagged))
-        self.controller.state.clock = self.clock_watch.reading(now)
 
     def _update_hint(self) -> None:
         """The computer's ply for this position, once it has thought (None meanwhile)."""

@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 from firmware_py import ai as engine
 from firmware_py import guidance
+from firmware_py.clock import drive
 from firmware_py.controller import Controller
 from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.session import computer_hint
@@ -72,11 +73,16 @@ class GameResult:
     amended: int = 0
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
+    clock: dict | None = None               # the game clock at the end (`ClockReading.as_dict`)
+    ply_times: list = field(default_factory=list)  # seconds the mover's clock ran per ply
     delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d.pop("delays")
+        if self.clock is None:  # without a clock, the same JSON as ever
+            d.pop("clock")
+            d.pop("ply_times")
         return d
 
     def position(self, index: int) -> Board:
@@ -139,7 +145,8 @@ def count_wrong(record: list[str], truth: list[str]) -> int:
 def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: float = 0.0,
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
-              think_s: float | None = None, max_plies: int | None = None) -> GameResult:
+              think_s: float | None = None, max_plies: int | None = None,
+              time_control=None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -149,6 +156,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
     max_plies: stop after that many plies (None: play the game to its end);
+    time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
+        --clock` (a flag ends the game: the record is then shorter than the truth);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
@@ -162,6 +171,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     controller.computer = computer  # plies on its turns must be the hint shown
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
+    watch = clock_watch(controller, time_control)
     costs: list[float] = []
     clock = time.perf_counter
     render = guidance.render
@@ -173,6 +183,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         t0 = clock()
         controller.feed(frame)
         costs.append(clock() - t0)
+        if watch is not None:
+            drive(watch, controller, frame.time)
         for name in board.events():
             controller.button(name)
         if thinkers:
@@ -185,6 +197,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             shown = leds
         if trace is not None:
             trace(controller, board)
+        if controller.ended:
+            break  # a flag: nothing more is recorded
         if not players.done:
             players.step()
             continue
@@ -207,7 +221,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     stats = controller.stats
     return GameResult(
         seed=seed, noise=noise, plies=len(truth), truth=truth, record=record,
-        match=record == truth, auto=stats["auto"], asked=stats["asked"],
+        match=record == truth or (controller.ended is not None and truth[:len(record)] == record),
+        auto=stats["auto"], asked=stats["asked"],
         wrong=count_wrong(record, truth), resyncs=stats["resyncs"],
         frame_us_mean=round(sum(costs) / n * 1e6, 1) if n else 0.0,
         frame_us_p99=round(costs[min(n - 1, int(n * 0.99))] * 1e6, 1) if n else 0.0,
@@ -217,7 +232,33 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        ai=ai, level=level if ai else None, delays=pairs)
+        ai=ai, level=level if ai else None, delays=pairs,
+        clock=None if watch is None else watch.reading(board.now).as_dict(),
+        ply_times=[] if watch is None else [round(h[1], 2) for h in watch.clock.history])
+
+
+def clock_watch(controller, time_control):
+    """A `clock.ClockWatch` hooked to the controller's commits and takebacks (None: no clock),
+    charging each ply up to its let-go moment, as the session does."""
+    if time_control is None or not time_control.on:
+        return None
+    from firmware_py.clock import ClockWatch, GameClock, let_go
+    watch = ClockWatch(GameClock(time_control))
+    commit, undo = controller.on_commit, controller.on_undo
+
+    def on_commit(ply):
+        watch.committed(controller.state.board, ply, let_go(controller, controller.state.time))
+        commit(ply)
+
+    def on_undo():
+        watch.taken_back()
+        if undo:
+            undo()
+    controller.on_commit, controller.on_undo = on_commit, on_undo
+    return watch
+
+
+
 
 
 def quantile_ms(sorted_values: list[float], q: float) -> float:

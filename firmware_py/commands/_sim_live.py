@@ -18,6 +18,7 @@ Typed commands (spaces by name):
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import sys
 import threading
@@ -164,7 +165,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     from ..errors import ProfileError
     from ..session import Session
     from ..store import Store, default_path
-    from ..terminal import view
+    from ..terminal import view, view_text
     from .play import thinkers_from
 
     console = console or Console()
@@ -183,10 +184,19 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
         sim.setup(store.board(unfinished.id))
     computer = thinkers_from(args) if getattr(args, "ai", None) else []
     session = Session(desk, sim, store, make_controller, buttons=None,
-                      tags={"Site": "dvonn-board simulator"}, computer=computer)
+                      tags={"Site": "dvonn-board simulator"}, computer=computer,
+                      time_control=getattr(args, "clock", None))
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
                                        else f"; new game {session.game_id}"))
-    session.subscribe(lambda s: console.print(view(s.state, s.rebuild)))
+    shown = {}
+
+    def show(s) -> None:
+        # The clock ticks once a second: print again only when more than its seconds changed.
+        text = view_text(dataclasses.replace(s.state, clock=None), s.rebuild)
+        if text != shown.get("text"):
+            shown["text"] = text
+            console.print(view(s.state, s.rebuild))
+    session.subscribe(show)
     stop = threading.Event()
     loop = threading.Thread(target=session.run, args=(stop,), name="session", daemon=True)
     loop.start()

@@ -34,6 +34,8 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
+    from ..clock import add_clock_argument
+    add_clock_argument(p)
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
@@ -146,7 +148,7 @@ def run(args) -> int:
         store = Store(args.db)
         session = Session(source, leds, store, make_controller, buttons,
                           resume=not args.new, tags=tags_from(args),
-                          computer=thinkers_from(args))
+                          computer=thinkers_from(args), time_control=args.clock)
     except (DvonnError, OSError) as e:
         for part in (leds, source, buttons):
             if part is not None:

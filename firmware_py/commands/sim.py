@@ -62,6 +62,8 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
+    from ..clock import add_clock_argument
+    add_clock_argument(p)  # --clock: people mode and autoplay
     p.set_defaults(func=run)
 
 
@@ -80,7 +82,8 @@ def run_interactive(args) -> int:
         from .play import thinkers_from
         from sim.compose import simulated_board
         return run_web(args, make_controller_factory(), simulated_board,
-                       computer=thinkers_from(args) if hasattr(args, "ai") else ())
+                       computer=thinkers_from(args) if hasattr(args, "ai") else (),
+                       time_control=getattr(args, "clock", None))
     from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())
@@ -114,6 +117,11 @@ def computer_note(r) -> str:
     return f", computer {' and '.join(r.ai)} level {r.level}" if r.ai else ""
 
 
+def clock_note(r) -> str:
+    """', clock 1m+2s: White 0:31, Black 0:12' (or nothing without a clock)."""
+    return f", clock {r.clock['control']}: {r.clock['text']}" if r.clock else ""
+
+
 def run_autoplay(args) -> int:
     from sim.autoplay import play_game
     from ..errors import RecordError
@@ -144,7 +152,8 @@ def run_autoplay(args) -> int:
     failed = 0
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
-                      ai=args.ai, level=args.level, max_plies=args.plies)
+                      ai=args.ai, level=args.level, max_plies=args.plies,
+                      time_control=args.clock)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
@@ -153,7 +162,7 @@ def run_autoplay(args) -> int:
             print(f"game {i + 1} seed {r.seed}: {r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}; "
+                  f"{computer_note(r)}{clock_note(r)}; "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
             if not r.match:

@@ -66,6 +66,7 @@ def board_view(state: BoardState) -> dict:
         "hint": None if state.hint is None else str(state.hint),
         "signals": {SPACES[s]: name for s, name in signals(state).items()},
         "time": round(state.time, 3),
+        "clock": None if state.clock is None else state.clock.as_dict(),
     }
 
 

@@ -234,6 +234,7 @@ function draw() {
   $("winner").textContent = game.winner === "draw" ? "a draw" : game.winner ? `${game.winner} wins` : "";
   $("hint-row").hidden = !game.hint;
   $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
+  drawClock(game.clock);
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
     moves.innerHTML = "";
@@ -260,6 +261,26 @@ function draw() {
   $("btn-remove-cut").hidden = !(page.simulator && game.remove.length);
   drawHand();
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
+}
+
+function clockText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+// The game clock as the server counts it (whole seconds, updated once a second).
+function drawClock(clock) {
+  $("clock-row").hidden = !clock;
+  if (!clock) return;
+  ["white", "black"].forEach((side, i) => {
+    const span = $("clock-" + side);
+    const out = clock.flagged === i;
+    span.textContent = `${side} ${clockText(clock.left[i])}` + (out ? " (out of time)" : "");
+    const running = clock.running === i;
+    span.className = [running ? "running" : "", (running && clock.low) || out ? "low" : ""]
+      .filter(Boolean).join(" ");
+  });
 }
 
 function fallbackMessage(game) {

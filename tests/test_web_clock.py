@@ -1,0 +1,45 @@
+"""The game clock on the page, in a real headless Chromium (see test_web_browser.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_py.clock import GameClock, TimeControl
+from firmware_py.guidance import render
+from firmware_py.rules import WHITE, Board
+from firmware_py.state import BoardState
+from firmware_py.web.server import WebThread
+from firmware_py.web.source import StateSource
+from tests.test_web_browser import CHROMIUM, browser, new_page  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+def test_the_page_shows_the_clock_low_time_and_the_flag(new_page):  # noqa: F811
+    clock = GameClock(TimeControl.parse("5m"))
+    clock.run(WHITE, 0.0)
+    state = BoardState(board=Board.from_plies(["e3"]), mode="idle", clock=clock.reading(61.0))
+    source = StateSource(state, leds=render(state, 0.0))
+    with WebThread(source, port=0) as web:
+        page = new_page(web.url)
+        expect(page.locator("#clock-row")).to_be_visible()
+        expect(page.locator("#clock-white")).to_have_text("white 3:59")
+        expect(page.locator("#clock-white")).to_have_class("running")
+        expect(page.locator("#clock-black")).to_have_text("black 5:00")
+        state.clock = clock.reading(280.0)  # 20 s left: low
+        source.update(state, leds=render(state, 280.0))
+        expect(page.locator("#clock-white")).to_have_class("running low")
+        clock.check(301.0)
+        state.mode, state.clock = "over", clock.reading(301.0)
+        source.update(state, leds=render(state, 301.0))
+        expect(page.locator("#clock-white")).to_have_text("white 0:00 (out of time)")
+        expect(page.locator("#clock-white")).to_have_class("low")
+
+
+def test_no_clock_no_row(new_page):  # noqa: F811
+    state = BoardState(board=Board(), mode="idle")
+    with WebThread(StateSource(state), port=0) as web:
+        page = new_page(web.url)
+        expect(page.locator("#kind")).to_have_text("live board")
+        expect(page.locator("#clock-row")).to_be_hidden()
