@@ -20,3 +20,10 @@ def test_clock_picture_is_well_formed_and_current():
     assert (DOCS / "clock.svg").read_text(encoding="utf-8") == svg, \
         "docs/clock.svg is stale: run python -m firmware_py.tools.study_pictures"
     assert "docs/clock.svg" in (DOCS.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_review_picture_is_current():
+    svg = study_pictures.review_picture()
+    assert (DOCS / "review.svg").read_text(encoding="utf-8") == svg, \
+        "docs/review.svg is stale: run python -m firmware_py.tools.study_pictures"
+    assert "docs/review.svg" in (DOCS.parent / "README.md").read_text(encoding="utf-8")

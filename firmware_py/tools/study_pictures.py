@@ -1,9 +1,13 @@
 """Pictures for the README's clock and review sections:
-`python -m firmware_py.tools.study_pictures [DIR]` writes DIR/clock.svg (default DIR: docs/).
+`python -m firmware_py.tools.study_pictures [DIR]` writes DIR/clock.svg and DIR/review.svg
+(default DIR: docs/).
 
 The clock picture is drawn from `clock.GameClock` readings themselves (a 10m+5s game in three
 moments: White's time running, Black low on time with the corners' LED pattern, and a flag),
-so it shows exactly what the terminal and the page show. A test keeps the file current.
+so it shows exactly what the terminal and the page show. The review graph is `review` of the
+example game `docs/review-example.txt` (the engine against itself with some random moves) at
+`PICTURE_NODES` per position, as `dvonn-board review docs/review-example.txt --nodes 1000
+--svg docs/review.svg` draws it. A test keeps both files current.
 
 >>> svg = clock_svg()
 >>> svg.startswith("<svg") and "9:36" in svg and "out of time" in svg
@@ -19,6 +23,9 @@ from pathlib import Path
 from ..clock import GameClock, TimeControl, format_time
 from ..colours import BY_NAME, PATTERNS, is_lit
 from ..rules import BLACK, WHITE
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "review-example.txt"
+PICTURE_NODES = 1000
 
 FONT = "font-family='DejaVu Sans, Helvetica, Arial, sans-serif'"
 LOW_RED = "#c00020"
@@ -86,6 +93,29 @@ def clock_svg() -> str:
             + "".join(body) + "</svg>\n")
 
 
+def example_game(seed: int = 4) -> str:
+    """The example game's record: the engine (level 1, 300 nodes) against itself, one move in
+    five random, from `seed` (how docs/review-example.txt was made)."""
+    import random
+
+    from .. import ai
+    from ..records import write_record
+    from ..rules import Board
+    board, rng = Board(), random.Random(seed)
+    while not board.is_over():
+        board.push(ai.choose_ply(board, 1, rng, nodes=300) if rng.random() < 0.8
+                   else rng.choice(board.legal_plies()))
+    return write_record(board, tags={"Event": "review example", "White": "engine + chance",
+                                     "Black": "engine + chance"})
+
+
+def review_picture(path: Path = EXAMPLE) -> str:
+    """The README's review graph: the example game reviewed at `PICTURE_NODES`."""
+    from ..records import read_file
+    from ..review import review, review_svg
+    return review_svg(review(read_file(path)[0].plies, nodes=PICTURE_NODES))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs")
@@ -93,6 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     path = out / "clock.svg"
     path.write_text(clock_svg(), encoding="utf-8")
     print(f"wrote {path}")
+    example = out / EXAMPLE.name
+    if not example.exists():
+        example.write_text(example_game(), encoding="utf-8")
+        print(f"wrote {example}")
+    (out / "review.svg").write_text(review_picture(example), encoding="utf-8")
+    print(f"wrote {out / 'review.svg'}")
     return 0
 
 

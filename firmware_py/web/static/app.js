@@ -235,6 +235,7 @@ function draw() {
   $("hint-row").hidden = !game.hint;
   $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
   drawClock(game.clock);
+  drawReview(game);
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
     moves.innerHTML = "";
@@ -261,6 +262,32 @@ function draw() {
   $("btn-remove-cut").hidden = !(page.simulator && game.remove.length);
   drawHand();
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
+}
+
+// After the game: the engine's review (evaluation graph and mistakes), fetched once per game.
+function drawReview(game) {
+  const over = game.mode === "over" && game.phase === 2;
+  $("review").hidden = !over;
+  const key = game.moves.join(" ");
+  if (!over || page.reviewFor === key) return;
+  page.reviewFor = key;
+  $("review-status").textContent = "the engine is looking at the game…";
+  $("review-graph").innerHTML = "";
+  $("review-mistakes").innerHTML = "";
+  fetch("/review.json", { cache: "no-store" })
+    .then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
+    .then((r) => {
+      if (page.reviewFor !== key) return;
+      $("review-graph").innerHTML = r.svg;
+      $("review-status").textContent = r.mistakes.length
+        ? "The biggest swings (red dots on the graph):" : "No mistakes found.";
+      for (const text of r.mistakes) {
+        const li = document.createElement("li");
+        li.textContent = text;
+        $("review-mistakes").appendChild(li);
+      }
+    })
+    .catch((e) => { $("review-status").textContent = `no review: ${e.message}`; });
 }
 
 function clockText(seconds) {

@@ -1,4 +1,5 @@
-"""The game clock on the page, in a real headless Chromium (see test_web_browser.py)."""
+"""The game clock and the review after a game on the page, in a real headless Chromium (see
+test_web_browser.py)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,23 @@ def test_no_clock_no_row(new_page):  # noqa: F811
         page = new_page(web.url)
         expect(page.locator("#kind")).to_have_text("live board")
         expect(page.locator("#clock-row")).to_be_hidden()
+
+
+def test_after_the_game_the_page_shows_the_review(new_page, monkeypatch):  # noqa: F811
+    from firmware_py.records import read_file
+    from firmware_py.web import review_route
+    from tests.test_review import EXAMPLE
+    monkeypatch.setattr(review_route, "REVIEW_NODES", 300)
+    plies = read_file(EXAMPLE)[0].plies
+    state = BoardState(board=Board.from_plies(plies[:-1]), mode="idle")
+    source = StateSource(state)
+    with WebThread(source, port=0) as web:
+        page = new_page(web.url)
+        expect(page.locator("#kind")).to_have_text("live board")
+        expect(page.locator("#review")).to_be_hidden()  # not while the game goes on
+        state.board.push(plies[-1])
+        state.mode = "over"
+        source.update(state)
+        expect(page.locator("#review-graph svg")).to_be_visible(timeout=30_000)
+        expect(page.locator("#review-graph g.mistake")).not_to_have_count(0)
+        expect(page.locator("#review-mistakes li").first).to_contain_text("better was")
