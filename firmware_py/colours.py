@@ -95,8 +95,10 @@ SIGNALS = (
     Signal("missing", (255, 90, 0), "steady", "a stack belongs here: put it back"),
     Signal("extra", (255, 110, 150), "double", "this space should be empty: take it off"),
     # Suggestions and announcements.
-    Signal("computer_from", (0, 150, 150), "double", "the computer's move: lift this stack"),
-    Signal("computer_to", (160, 255, 0), "flash", "the computer's move or placement: put it here"),
+    Signal("computer_from", (0, 150, 150), "double",
+           "the computer's move (or a hint): lift this stack"),
+    Signal("computer_to", (160, 255, 0), "flash",
+           "the computer's move or placement (or a hint): put it here"),
     Signal("pass", (0, 140, 255), "fast",
            "this player has no move and passes (lit on the passing player's stacks)"),
     # The end.

@@ -99,6 +99,8 @@ class Session:
     clock: seconds, for blinking while no frames come and for noticing outside takebacks.
     computer: `ai.Thinker`s (one per colour the computer plays): their chosen plies are shown
         as the hint (`state.hint`) for the players to carry out on the board.
+    hints: whether a player may ask for the engine's move (`hint()`, confirm while the board
+        waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
     time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
         clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
     """
@@ -110,9 +112,11 @@ class Session:
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
-                 computer: Sequence = (), time_control=None):
+                 computer: Sequence = (), time_control=None, hints: bool = True):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
         self.computer = list(computer)
+        from .hints import Hints
+        self.hints = Hints(enabled=hints, computer={t.colour for t in self.computer})
         self.make_controller = make_controller
         self.tags = dict(tags or {})
         self.own_store = own_store
@@ -182,6 +186,10 @@ class Session:
     def confirm(self) -> None:
         """The confirm button, from a front end."""
         self._queue("confirm")
+
+    def hint(self) -> None:
+        """Show the engine's move for the player to move (again: hide it); nothing recorded."""
+        self._queue("hint")
 
     def _queue(self, action) -> None:
         with self._lock:
@@ -337,7 +345,10 @@ class Session:
             self._new_game(action[1])
         elif action == "new_game":
             self._new_game(self.tags)
+        elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
+            self.controller.state.message = self.hints.request(self.controller.state.board)
         elif action in ("undo", "confirm"):
+            self.hints.clear()
             self.controller.button(action)
         else:
             log.warning("unknown action %r ignored", action)
@@ -387,15 +398,26 @@ class Session:
             self._finished = True
             log.info("game %d: %s", self.game_id, flag_message(flagged))
 
+    def _confirm_asks_hint(self) -> bool:
+        """Confirm while the board waits for a person's move has nothing to confirm: it asks
+        for a hint (with hints off, the line says so)."""
+        state = self.controller.state
+        return state.mode == "idle" and not self.link_lost and not state.board.is_over()
+
     def _update_hint(self) -> None:
-        """The computer's ply for this position, once it has thought (None meanwhile)."""
+        """The computer's ply for this position, once it has thought (None meanwhile); on a
+        person's turn the hint they asked for."""
         state = self.controller.state
         hint = computer_hint(state, self.computer)
+        if hint is None and self.hints.asked:
+            hint = computer_hint(state, [self.hints])
+            if hint is not None and state.hint != hint:
+                state.message = f"hint: {hint} (shown on the LEDs; nothing is recorded)"
         if state.hint != hint:
             state.hint = hint
 
     def _after_change(self) -> None:
-        if self.computer:
+        if self.computer or self.hints.asked or self.controller.state.hint is not None:
             self._update_hint()
         state = self.state
         board = state.board

@@ -14,6 +14,7 @@ Typed commands (spaces by name):
     remove e3 [f3..]   take stacks off into the box      clear: every stack the LEDs say to remove
     knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
     confirm  undo  new   the board's buttons             show  help  quit
+    hint               the engine's move for the player to move, on the LEDs (again: hide it)
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from ..rules import Ply
 from ..spaces import SPACES, parse_space
 from ..state import BoardState
 
-BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game"}
+BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game",
+           "hint": "hint"}
 HELP = __doc__.split("Typed commands (spaces by name):")[1].rstrip()
 
 
@@ -185,7 +187,8 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     computer = thinkers_from(args) if getattr(args, "ai", None) else []
     session = Session(desk, sim, store, make_controller, buttons=None,
                       tags={"Site": "dvonn-board simulator"}, computer=computer,
-                      time_control=getattr(args, "clock", None))
+                      time_control=getattr(args, "clock", None),
+                      hints=getattr(args, "hints", "on") != "off")
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
                                        else f"; new game {session.game_id}"))
     shown = {}
@@ -219,7 +222,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                 continue
             buttons = [a for a in actions if a[0] == "button"]
             for _, (name,) in buttons:
-                {"undo": session.takeback, "confirm": session.confirm,
+                {"undo": session.takeback, "confirm": session.confirm, "hint": session.hint,
                  "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)

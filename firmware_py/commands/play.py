@@ -36,6 +36,7 @@ def register(subparsers) -> None:
     add_computer_arguments(p)
     from ..clock import add_clock_argument
     add_clock_argument(p)
+    add_hints_argument(p)
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
@@ -51,6 +52,13 @@ def add_computer_arguments(parser) -> None:
                                          "the LEDs show its ply, a person carries it out")
     parser.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="1-5",
                         help="the computer's strength (time per move; default 3)")
+
+
+def add_hints_argument(parser) -> None:
+    parser.add_argument("--hints", choices=("on", "off"), default="on",
+                        help="may a player ask for the engine's move (confirm while the board "
+                             "waits for a move, or the page's Hint button)? off for "
+                             "tournaments (default on)")
 
 
 def thinkers_from(args) -> list:
@@ -148,7 +156,8 @@ def run(args) -> int:
         store = Store(args.db)
         session = Session(source, leds, store, make_controller, buttons,
                           resume=not args.new, tags=tags_from(args),
-                          computer=thinkers_from(args), time_control=args.clock)
+                          computer=thinkers_from(args), time_control=args.clock,
+                          hints=args.hints != "off")
     except (DvonnError, OSError) as e:
         for part in (leds, source, buttons):
             if part is not None:

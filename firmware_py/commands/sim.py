@@ -64,6 +64,8 @@ def register(subparsers) -> None:
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
     from ..clock import add_clock_argument
     add_clock_argument(p)  # --clock: people mode and autoplay
+    from .play import add_hints_argument
+    add_hints_argument(p)  # --hints: people mode
     p.set_defaults(func=run)
 
 
@@ -83,7 +85,8 @@ def run_interactive(args) -> int:
         from sim.compose import simulated_board
         return run_web(args, make_controller_factory(), simulated_board,
                        computer=thinkers_from(args) if hasattr(args, "ai") else (),
-                       time_control=getattr(args, "clock", None))
+                       time_control=getattr(args, "clock", None),
+                       hints=getattr(args, "hints", "on") != "off")
     from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())

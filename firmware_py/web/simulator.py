@@ -40,7 +40,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=(), time_control=None):
+                 computer=(), time_control=None, hints: bool = True):
         from ..session import Session
         from ..store import Store
 
@@ -54,7 +54,7 @@ class SimulatorRun:
             self.board.setup(store.board(unfinished.id))
         self.session = Session(self.desk, self.board, store, make_controller, buttons=self.board,
                                tags={"Site": "dvonn-board simulator"}, computer=computer,
-                               time_control=time_control)
+                               time_control=time_control, hints=hints)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -107,7 +107,8 @@ class SimulatorSource(SessionSource):
         return self.desk.call(press)
 
 
-def run_web(args, make_controller, make_board, computer=(), time_control=None) -> int:
+def run_web(args, make_controller, make_board, computer=(), time_control=None,
+            hints: bool = True) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
@@ -130,7 +131,8 @@ def run_web(args, make_controller, make_board, computer=(), time_control=None) -
                            speed=getattr(args, "speed", None) or 1.0)
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
-                           computer=computer, time_control=time_control).start()
+                           computer=computer, time_control=time_control,
+                           hints=hints).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

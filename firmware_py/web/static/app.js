@@ -235,6 +235,7 @@ function draw() {
   $("hint-row").hidden = !game.hint;
   $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
   drawClock(game.clock);
+  $("btn-hint").hidden = !(page.session && page.session.hints) || game.mode === "over";
   drawReview(game);
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
@@ -440,6 +441,7 @@ function wire() {
   }
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
+  $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
   // A new game abandons this one (it stays in the store): ask for a second click.
   let armed = null;
   $("btn-new").addEventListener("click", () => {
