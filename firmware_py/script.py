@@ -21,6 +21,7 @@ class Script:
 
     def __init__(self):
         self.computer: frozenset = frozenset()
+        self.shown_by = "the computer"  # whose plies are shown: "the record" when replaying
 
     def mover(self, board: Board) -> int:
         """The colour to make the next move (after a forced pass, the other one)."""
@@ -60,5 +61,5 @@ class Script:
         st.error = [lifted if ply is None else ply.dst]
         hint = st.hint
         put = f"put the stack back on {SPACES[lifted]}" if ply is None else "take it back"
-        st.message = (f"the computer plays {hint}: {put}" if hint is not None else
-                      f"wait for the computer's move: {put}")
+        st.message = (f"{self.shown_by} plays {hint}: {put}" if hint is not None else
+                      f"wait for {self.shown_by}'s move: {put}")

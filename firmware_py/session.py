@@ -278,6 +278,9 @@ class Session:
         self.controller.on_undo = self._on_undo
         # On the computer's turns the controller records only the ply shown (the hint).
         self.controller.computer = frozenset(t.colour for t in self.computer)
+        if self.computer and hasattr(self.controller, "script"):  # a record replayed (study)
+            self.controller.script.shown_by = getattr(self.computer[0], "shown_by",
+                                                      "the computer")
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
         self._finished = self.store.game(self.game_id).is_finished

@@ -146,7 +146,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
               think_s: float | None = None, max_plies: int | None = None,
-              time_control=None) -> GameResult:
+              time_control=None, replay=None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -156,17 +156,25 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
     max_plies: stop after that many plies (None: play the game to its end);
+    replay: a record's plies to replay as `play --replay` does: the LEDs show each next ply
+        (as the computer's) and both sides' scripted players carry out what they show;
     time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
         --clock` (a flag ends the game: the record is then shorter than the truth);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
+    if replay is not None:
+        ai = list(COLOURS)  # both sides carry out what the LEDs show
+        max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
     board = SimBoard(Params.from_noise(noise), seed=seed)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
                       computer=computer, max_plies=max_plies)
     thinkers = [SimulatedThinker(COLOURS[c], level, seed, lambda: board.now, think_s)
                 for c in ai]
+    if replay is not None:
+        from firmware_py.study import RecordPlayer
+        thinkers = [RecordPlayer(COLOURS[c], [Ply.parse(str(p)) for p in replay]) for c in ai]
     controller = Controller(adc_max=board.adc_max, **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
@@ -232,7 +240,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        ai=ai, level=level if ai else None, delays=pairs,
+        ai=ai if replay is None else [], level=level if ai and replay is None else None,
+        delays=pairs,
         clock=None if watch is None else watch.reading(board.now).as_dict(),
         ply_times=[] if watch is None else [round(h[1], 2) for h in watch.clock.history])
 

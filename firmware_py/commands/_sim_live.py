@@ -181,12 +181,19 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
         return 2
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
     store = Store(db)
+    study = getattr(args, "study", None)
+    if study is not None:
+        study.prepare(store)  # --from: the record's position, set up below as a resumed game
     unfinished = store.unfinished()
-    if unfinished is not None:  # the pieces stand where the record says
+    replay = study is not None and study.replay
+    if unfinished is not None and not replay:  # the pieces stand where the record says
         sim.setup(store.board(unfinished.id))
     computer = thinkers_from(args) if getattr(args, "ai", None) else []
-    session = Session(desk, sim, store, make_controller, buttons=None,
-                      tags={"Site": "dvonn-board simulator"}, computer=computer,
+    if replay:
+        computer = study.computer
+    session = Session(desk, sim, store, make_controller, buttons=None, resume=not replay,
+                      tags={"Site": "dvonn-board simulator", **(study.tags() if replay else {})},
+                      computer=computer,
                       time_control=getattr(args, "clock", None),
                       hints=getattr(args, "hints", "on") != "off")
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed

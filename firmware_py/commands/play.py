@@ -37,6 +37,8 @@ def register(subparsers) -> None:
     from ..clock import add_clock_argument
     add_clock_argument(p)
     add_hints_argument(p)
+    from ._study import add_study_arguments
+    add_study_arguments(p)
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
@@ -134,6 +136,12 @@ def run(args) -> int:
     from ..store import Store
     from ..terminal import view
 
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"dvonn-board play: {e}", file=sys.stderr)
+        return 2
     console = Console()
     # gpiozero warns once per pin library it cannot load; open_board's own warning says it all.
     warnings.filterwarnings("ignore", module="gpiozero")
@@ -154,10 +162,13 @@ def run(args) -> int:
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
         make_controller = make_controller_factory(calibration=calibration, spec=spec)
         store = Store(args.db)
+        study.prepare(store)  # --from: the record's position, resumed below
         session = Session(source, leds, store, make_controller, buttons,
-                          resume=not args.new, tags=tags_from(args),
-                          computer=thinkers_from(args), time_control=args.clock,
-                          hints=args.hints != "off")
+                          resume=not args.new if study.resume is None else study.resume,
+                          tags={**tags_from(args), **study.tags()},
+                          computer=study.computer or thinkers_from(args),
+                          time_control=args.clock, hints=args.hints != "off")
+        session.rebuild = study.rebuild or session.rebuild  # --from: the stacks to set up
     except (DvonnError, OSError) as e:
         for part in (leds, source, buttons):
             if part is not None:

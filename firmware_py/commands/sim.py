@@ -66,6 +66,8 @@ def register(subparsers) -> None:
     add_clock_argument(p)  # --clock: people mode and autoplay
     from .play import add_hints_argument
     add_hints_argument(p)  # --hints: people mode
+    from ._study import add_study_arguments
+    add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     p.set_defaults(func=run)
 
 
@@ -78,13 +80,21 @@ def run(args) -> int:
 def run_interactive(args) -> int:
     """People at the simulated board in real time: the web page (default) or the terminal."""
     from .play import make_controller_factory
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"dvonn-board sim: {e}", file=sys.stderr)
+        return 2
+    args.study = study
 
     if not args.terminal:
         from ..web.simulator import run_web
         from .play import thinkers_from
         from sim.compose import simulated_board
         return run_web(args, make_controller_factory(), simulated_board,
-                       computer=thinkers_from(args) if hasattr(args, "ai") else (),
+                       computer=study.computer or (thinkers_from(args) if hasattr(args, "ai")
+                                                   else ()), study=study,
                        time_control=getattr(args, "clock", None),
                        hints=getattr(args, "hints", "on") != "off")
     from ._sim_live import run_people
@@ -144,6 +154,21 @@ def run_autoplay(args) -> int:
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
+    if getattr(args, "from_file", None) or getattr(args, "ply", None) is not None:
+        print(f"{prog}: --from is for people mode (autoplay: --script or --replay plays a "
+              "record)", file=sys.stderr)
+        return 2
+    replay = None
+    if getattr(args, "replay", None):
+        if args.script or args.ai:
+            print(f"{prog}: --replay shows the record's plies for both sides: no --script, "
+                  "no --ai", file=sys.stderr)
+            return 2
+        try:
+            replay = load_script(args.replay)
+        except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
+            print(f"{prog}: {args.replay}: {e}", file=sys.stderr)
+            return 1
     script = None
     if args.script:
         try:
@@ -156,7 +181,7 @@ def run_autoplay(args) -> int:
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
-                      time_control=args.clock)
+                      time_control=args.clock, replay=replay)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)

@@ -40,7 +40,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=(), time_control=None, hints: bool = True):
+                 computer=(), time_control=None, hints: bool = True, study=None):
         from ..session import Session
         from ..store import Store
 
@@ -49,12 +49,17 @@ class SimulatorRun:
         self.desk = SimDesk(self.board)
         self.desk.noise = noise if isinstance(noise, str) else float(noise)
         store = Store(self.db)
+        if study is not None:
+            study.prepare(store)  # --from: the record's position, set up as a resumed game
+        replay = study is not None and study.replay
         unfinished = store.unfinished()
-        if unfinished is not None:  # the pieces stand where the record says
+        if unfinished is not None and not replay:  # the pieces stand where the record says
             self.board.setup(store.board(unfinished.id))
         self.session = Session(self.desk, self.board, store, make_controller, buttons=self.board,
-                               tags={"Site": "dvonn-board simulator"}, computer=computer,
-                               time_control=time_control, hints=hints)
+                               tags={"Site": "dvonn-board simulator",
+                                     **(study.tags() if replay else {})},
+                               computer=computer, time_control=time_control, hints=hints,
+                               resume=not replay)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -108,7 +113,7 @@ class SimulatorSource(SessionSource):
 
 
 def run_web(args, make_controller, make_board, computer=(), time_control=None,
-            hints: bool = True) -> int:
+            hints: bool = True, study=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
@@ -132,7 +137,7 @@ def run_web(args, make_controller, make_board, computer=(), time_control=None,
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
                            computer=computer, time_control=time_control,
-                           hints=hints).start()
+                           hints=hints, study=study).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
