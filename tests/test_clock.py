@@ -309,3 +309,27 @@ def test_the_terminal_and_the_web_view_show_the_clock():
     shown = board_view(state)["clock"]
     assert shown["left"] == [239, 300] and shown["running"] == WHITE and not shown["low"]
     assert board_view(BoardState(board=Board()))["clock"] is None
+
+
+def test_a_lost_link_stops_both_clocks(tmp_path):
+    from tests.test_session_sim import FlakyLink
+    sim = SimBoard(seed=5)
+    wall = iter(x * 0.01 for x in range(10**7)).__next__  # our clock runs on while no frames
+    link = FlakyLink(sim, after=10**9, lost=500)
+    session = Session(link, sim, Store(tmp_path / "g.sqlite3"),
+                      lambda board: Controller(board=board), buttons=sim, resume=False,
+                      clock=wall, time_control=TimeControl.parse("1m"))
+    while session.state.mode != "idle":
+        session.step()
+    place(session, sim, "e3", "D")
+    link.after = link.reads  # pulled now, for 500 reads (5 s of our clock)
+    session.step(0)
+    before = session.state.clock
+    assert session.state.mode == "link_lost" and before.running is None
+    while link.reads < link.after + link.lost:
+        session.step(0)
+    assert session.state.clock.left == before.left  # 5 s without frames cost nobody time
+    for _ in range(100):
+        session.step()
+    assert session.state.mode == "idle" and session.state.clock.running == BLACK
+    session.close()
