@@ -148,6 +148,9 @@ class Session:
                 from .clock import ClockWatch, GameClock
                 self.clock_watch = ClockWatch(GameClock.restore(
                     control, list(board.move_stack), store.ply_times(self.game_id)))
+            elif self.time_control is not None:  # a game without a clock gets one from here
+                store.set_tags(self.game_id, TimeControl=str(self.time_control))
+                self._new_clock()
         else:
             self.game_id = store.new_game(self.tags)
             board = Board()
