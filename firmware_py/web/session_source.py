@@ -34,6 +34,11 @@ from .view import PIECE_WORDS, stacks_view
 
 NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.params.NOISE_LEVELS
 ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
+# A click is a hand that has let go: the page's hand lifts, carries and sets down at once, so
+# a placement is recorded as soon as the board has been still for the controller's settle time.
+# (Scripted players keep the human timing of `sim.params.HandTiming`.)
+CLICK_TIMING = {"lift": (0.04, 0.06), "set_down": (0.04, 0.06), "carry_speed": (2500.0, 3500.0),
+                "shortest_carry": 0.03}
 
 
 class SimDesk:
@@ -44,6 +49,8 @@ class SimDesk:
 
     def __init__(self, board):
         self.board = board
+        board.params = dataclasses.replace(
+            board.params, timing=dataclasses.replace(board.params.timing, **CLICK_TIMING))
         self.adc_max = board.adc_max
         self.link = True
         self.noise: str | float = "default"
