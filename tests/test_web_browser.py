@@ -136,7 +136,8 @@ def test_a_page_without_the_token_is_read_only(new_page):
         expect(page.locator("#access")).to_have_text("")
         expect(page.locator("#btn-takeback")).to_be_enabled()
         page.locator("#btn-takeback").click()
-        space(page, "e3").locator(".hit").click()  # lifts (simulator stand-in)
+        space(page, "e3").locator(".hit").click()  # reads
+        page.locator("#btn-lift").click()  # lifts (simulator stand-in)
         space(page, "d2").locator(".hit").click()  # puts
         expect(page.locator("#sim-controls")).to_be_visible()
         page.wait_for_function("window.dvonn.page.replies.length >= 3")
@@ -158,7 +159,7 @@ def test_malformed_messages_get_errors_and_the_page_lives_on(new_page):
         state = source.state()
         state.mode, state.message = "idle", "still here"
         source.update(state)
-        expect(page.locator("#message")).to_have_text("still here")
+        expect(page.locator("#note")).to_have_text("still here")  # under whose turn it is
 
 
 def test_the_page_fits_a_phone(new_page):

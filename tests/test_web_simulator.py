@@ -67,12 +67,18 @@ def drag(page, src: str, dst: str) -> None:
     page.mouse.up()
 
 
+def lift(page, src: str) -> None:
+    """Tap the stack on src (which only reads it), then press Lift under the board."""
+    hit(page, src).click()
+    page.locator("#btn-lift").click()
+
+
 def carry(page, src: str, dst: str, count: int | None = None) -> None:
-    """Lift (the top `count` pieces of) the stack on src and set it down on dst, two clicks in
-    a row: a hand that holds a stack still in the air for long gets asked where it landed."""
+    """Lift (the top `count` pieces of) the stack on src and set it down on dst, clicks in a
+    row: a hand that holds a stack still in the air for long gets asked where it landed."""
     if count is not None:
         page.locator("#lift-count").select_option(str(count))
-    hit(page, src).click()
+    lift(page, src)
     hit(page, dst).click()
     if count is not None:
         page.locator("#lift-count").select_option("")
@@ -101,8 +107,7 @@ def play(page, board: Board, ply, by_drag: bool = False) -> None:
         pytest.fail(f"{ply} (ply {board.ply_count}) not recorded: the page shows "
                     + str(page.evaluate("[window.dvonn.page.game, window.dvonn.page.sim]")))
     if page.locator("#mode").text_content() == "asking":  # answer: lift where it landed, set back
-        hit(page, SPACES[ply.dst]).click()
-        hit(page, SPACES[ply.dst]).click()
+        carry(page, SPACES[ply.dst], SPACES[ply.dst])
     expect(moves).to_have_count(board.ply_count, timeout=WAIT)
     expect(moves.last).to_have_text(str(ply))
     if cut:
