@@ -129,7 +129,7 @@ function rim(d) {
 // Coordinates on the rim, outside the LED rings: row numbers at both ends of each row, column
 // letters below row 1 and above row 5.
 function coordinateLabels(svg) {
-  const names = page.layout.spaces, off = 0.74 * U;
+  const names = page.layout.spaces, off = 0.78 * U;
   const label = (text, [x, y], dx, dy) =>
     el("text", { class: "label", x: x + dx * off, y: y + dy * off }, svg).textContent = text;
   for (let r = 1; r <= 5; r++) {
@@ -172,8 +172,8 @@ function setup() {
     const g = el("g", { class: "space", "data-space": name, transform: `translate(${x},${y})` }, svg);
     const title = el("title", {}, g);
     // A dark edge on both sides of a lit ring sets it off from a piece of its own colour.
-    const ledBack = el("circle", { class: "led-back", r: 0.43 * U, fill: "none" }, g);
-    const led = el("circle", { class: "led", r: 0.43 * U, fill: "none", stroke: "none" }, g);
+    const ledBack = el("circle", { class: "led-back", r: 0.42 * U, fill: "none" }, g);
+    const led = el("circle", { class: "led", r: 0.42 * U, fill: "none", stroke: "none" }, g);
     el("circle", { class: "hole", r: 0.1 * U }, g);
     const loose = el("g", { class: "loose", transform: `translate(${0.28 * U},${-0.28 * U})` }, g);
     const stack = el("g", { class: "stack" }, g);
@@ -245,7 +245,7 @@ function drawStack(g, stack, scale) {
   g.innerHTML = "";
   if (!stack) return;
   const top = stack[stack.length - 1];
-  const r = 0.34 * U * (scale || 1);
+  const r = 0.31 * U * (scale || 1);
   el("circle", { class: "disc " + top, r }, g);
   if (stack.includes("D") && (top !== "D" || stack.length > 1))
     el("circle", { class: "dvonn-mark", r: r * 0.72 }, g);
