@@ -274,3 +274,59 @@ def test_the_readme_screenshot_is_made_by_the_project(tmp_path, browser):  # noq
 
     out = shoot(tmp_path / "web.png", width=800, height=600, browser=browser)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+
+
+def answered_so_far(page) -> None:
+    """Wait until the server has answered everything the page sent so far (it answers a page's
+    requests in order, and a ping last)."""
+    n = page.evaluate("window.dvonn.page.replies.length")
+    page.evaluate("window.dvonn.send({type: 'ping'})")
+    page.wait_for_function("n => window.dvonn.page.replies.slice(n).some("
+                           "(m) => m.message === 'pong')", arg=n)
+
+
+def test_a_tap_reads_a_stack_and_never_lifts_it(simulator, new_page):  # noqa: F811
+    placements = random_placements(11)
+    run = simulator(placements, speed=5.0)
+    page = open_board(new_page, run)
+    board = Board.from_plies(placements)
+    ply = next(p for p in board.legal_plies() if not board.isolated_by(p))
+    src, dst = SPACES[ply.src], SPACES[ply.dst]
+    for _ in range(2):  # tapping again is reading again
+        hit(page, src).click()
+    expect(page.locator("#tapped")).to_contain_text(f"{src}: height {board.height(ply.src)}")
+    answered_so_far(page)
+    assert run.board.hand.held == [] and run.board.hand.idle()
+    assert "lift" not in str(run.board.hand.log)
+    expect(page.locator("#hand")).to_have_text("empty")
+    expect(page.locator("#mode")).to_have_text("idle")
+    # Lifting is its own action, named under the board.
+    expect(page.locator("#how")).to_contain_text("then Lift")
+    page.locator("#btn-lift").click()
+    expect(page.locator("#mode")).to_have_text("lifted", timeout=WAIT)
+    expect(page.locator("#how")).to_contain_text("Tap a space to set the stack down")
+    hit(page, dst).click()
+    expect(page.locator("#moves li")).to_have_count(50, timeout=WAIT)
+    expect(page.locator("#moves li").last).to_have_text(str(ply))
+
+
+def test_new_game_empties_the_hand(simulator, new_page):  # noqa: F811
+    run = simulator(random_placements(11), speed=5.0)
+    page = open_board(new_page, run)
+    lift(page, "e3")
+    expect(page.locator("#hand")).to_contain_text("holding", timeout=WAIT)
+    page.locator("#btn-new").click()
+    page.locator("#btn-new").click()
+    expect(page.locator("#moves li")).to_have_count(0, timeout=WAIT)
+    expect(page.locator("#hand")).to_have_text("empty", timeout=WAIT)
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    assert run.board.hand.held == [] and not any(run.board.stacks)
+    play(page, Board(), Ply.parse("e3"))  # and the new game is played with an empty hand
+
+
+def test_confirm_with_nothing_asked_says_so(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    page.locator("#btn-confirm").click()
+    expect(page.locator("#notice")).to_contain_text("nothing to confirm")
+    expect(page.locator("#notice")).to_be_visible()
