@@ -182,7 +182,7 @@ function setup() {
     page.spaces[name] = { g, title, led, ledBack, stack, loose };
   });
   if (page.simulator) {
-    const y = bottom + 0.1 * U, w = 6 * U, x = 4 * U - w / 2;
+    const y = bottom + 0.1 * U, w = 7.5 * U, x = 4 * U - w / 2;
     el("rect", { class: "tray", x, y, width: w, height: 0.9 * U, rx: 10, "data-space": "box" }, svg);
     const text = el("text", { class: "tray-text", x: 4 * U, y: y + 0.45 * U }, svg);
     text.textContent = "the box: a stack put here leaves the board";
