@@ -213,7 +213,7 @@ def png_pixels(data: bytes) -> list[list[tuple[int, int, int]]]:
 
 
 def phase_two_state() -> BoardState:
-    from firmware_py.web.screenshot import game
+    from firmware_py.tools.web_screenshot import game
 
     return BoardState(board=game(), mode="idle")
 

@@ -48,7 +48,7 @@ def test_a_click_is_a_hand_that_has_let_go(tmp_path):
 
 
 def test_the_click_benchmark_runs(capsys):
-    from firmware_py.web.bench import main
+    from firmware_py.tools.web_bench import main
 
     assert main(["--changes", "3", "--placements", "2"]) == 0
     out = capsys.readouterr().out

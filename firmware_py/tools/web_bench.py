@@ -1,4 +1,4 @@
-"""How quickly the page follows the board: `python -m firmware_py.web.bench [--json]`.
+"""How quickly the page follows the board: `python -m firmware_py.tools.web_bench [--json]`.
 
 Two figures, each over real servers and a WebSocket client that talks as the page does:
 
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from ..rules import Board
 from ..state import BoardState
-from .server import WebThread
-from .source import StateSource
+from ..web.server import WebThread
+from ..web.source import StateSource
 
 
 def _quantile(sorted_values: list[float], q: float) -> float:
@@ -105,15 +105,17 @@ async def _click_placements(url: str, placements: list, timeout: float) -> list[
 def measure_clicks(placements: int = 49, seed: int = 1, timeout: float = 10.0) -> dict:
     """click -> recorded over the first `placements` placements of a random game, in the
     simulator at real time: {'placements', 'median_ms', 'p90_ms', 'max_ms'}."""
+    from sim.compose import simulated_board
+
     from ..controller import Controller
-    from .simulator import SimulatorRun
+    from ..web.simulator import SimulatorRun
 
     rnd, board = random.Random(seed), Board()
     while board.ply_count < min(placements, 49):
         board.push(rnd.choice(board.legal_plies()))
     with tempfile.TemporaryDirectory() as tmp:
         with SimulatorRun(lambda b: Controller(board=b), Path(tmp) / "bench.sqlite3",
-                          seed=seed, port=0) as run:
+                          simulated_board("default", seed=seed, speed=1.0), port=0) as run:
             lags = asyncio.run(_click_placements(run.web.url, board.move_stack, timeout))
     lags.sort()
     return {"placements": len(lags), "median_ms": statistics.median(lags),
@@ -121,7 +123,7 @@ def measure_clicks(placements: int = 49, seed: int = 1, timeout: float = 10.0) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware_py.web.bench",
+    parser = argparse.ArgumentParser(prog="python -m firmware_py.tools.web_bench",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=200,
                         help="state changes pushed to the page (0: skip)")
