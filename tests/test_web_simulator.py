@@ -331,3 +331,15 @@ def test_confirm_with_nothing_asked_says_so(simulator, new_page):  # noqa: F811
     page.locator("#btn-confirm").click()
     expect(page.locator("#notice")).to_contain_text("nothing to confirm")
     expect(page.locator("#notice")).to_be_visible()
+
+
+def test_a_faulty_sensor_is_a_note_under_whose_turn_it_is(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    page.locator("#faults summary").click()
+    page.locator("#dead").select_option("e1")
+    expect(page.locator("#note")).to_contain_text("sensor e1 looks faulty", timeout=WAIT)
+    expect(page.locator("#note code")).to_have_text("dvonn-board diag selftest")
+    expect(page.locator("#message")).to_have_text("white to place a DVONN piece")
+    play(page, Board(), Ply.parse("e3"))  # play goes on, the turn in the headline
+    expect(page.locator("#message")).to_have_text("black to place a DVONN piece")
