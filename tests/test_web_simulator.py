@@ -243,6 +243,7 @@ def test_fault_controls_reach_the_simulated_hardware(simulator, new_page):  # no
     board = Board()
     play(page, board, Ply.parse("e3"))
     page.locator('[data-tool="knock"]').click()
+    expect(page.locator("#how")).to_contain_text("Tap a stack to knock it off its space")
     hit(page, "e3").click()
     expect(page.locator('[data-space="e3"]')).to_have_attribute("data-stack", "", timeout=WAIT)
     page.locator('[data-tool="restore"]').click()

@@ -377,6 +377,11 @@ function syncFaults(f) {
 // the hand holds a stack, a tap sets it down there (on the box: off the board). In phase 1 a tap
 // on an empty space places the next piece.
 const DRAG_PX = 8;  // a pointer that moves this far while pressed drags rather than taps
+const TOOL_HOW = {
+  remove: "Tap a stack to take it off the board (Move / place: back to moving pieces).",
+  knock: "Tap a stack to knock it off its space (Move / place: back to moving pieces).",
+  restore: "Tap a knocked stack's space to push it back (Move / place: back to moving pieces).",
+};
 
 function spaceAt(ev) {
   const e = document.elementFromPoint(ev.clientX, ev.clientY);
@@ -422,7 +427,7 @@ function drawReading() {
   const how = $("how");
   how.hidden = !(page.simulator && page.canAct && page.game);
   if (how.hidden) return;
-  if (page.tool !== "move") how.textContent = "Tap a space to " + page.tool.replace("restore", "push its stack back") + " it.";
+  if (page.tool !== "move") how.textContent = TOOL_HOW[page.tool];
   else if (holding()) how.textContent = "Tap a space to set the stack down there (the box: off the board), or drag it there.";
   else if (gameOver()) how.textContent = "The game is over: New game to play again. Tap a stack to read it.";
   else if (page.game.phase === 1) how.textContent = "Tap an empty space to place the next piece; tap a stack to read it.";
