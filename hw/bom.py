@@ -27,12 +27,12 @@ from .geometry import bounds
 
 SPARE_SENSORS = 2
 SPARE_MAGNETS = 4
-BUILD_HOURS = (("drill and mill the panel (by hand; 1 h on a CNC)", 3),
-               ("glue the magnets into the pieces, poles marked", 1),
-               ("sensors: solder, pocket, glue, wire into rows", 5),
+BUILD_HOURS = (("the panel, by hand (1 h on a CNC)", 3),
+               ("magnets into the pieces", 1),
+               ("sensors soldered, glued and wired in rows", 5),
                ("LEDs and halo discs", 3),
-               ("the electronics on perfboard, the frame", 3),
-               ("flash, install, calibrate", 1))
+               ("electronics on perfboard and the frame", 3),
+               ("flashing, installing, calibrating", 1))
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def to_markdown(items: list[Part]) -> str:
         lines.append(f"| {p.qty} | {p.part} | {p.notes} | {p.unit_eur:.2f} € | {p.line_eur:.2f} € |")
     lines.append(f"| | **total, without tools** | | | **{total(items):.2f} €** |")
     lines.append(f"| | total of the tools, if you have none | | | {total(items, True) - total(items):.2f} € |")
-    hours = ", ".join(f"{what} {h} h" for what, h in BUILD_HOURS)
+    hours = "; ".join(f"{what}: {h} h" for what, h in BUILD_HOURS)
     lines.append("")
     lines.append(f"Build time, for a first build: about {build_hours()} hours ({hours}).")
     return "\n".join(lines) + "\n"
