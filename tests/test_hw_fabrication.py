@@ -165,3 +165,21 @@ def test_build_files_bad_profile_is_a_clear_error(tmp_path, capsys):
     assert main(["build-files", "--out", str(tmp_path / "o"), "--profile", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "geometry.cover_mm" in err and "Traceback" not in err
+
+
+def test_readme_parts_list_is_the_generated_one():
+    readme = (Path(__file__).parent.parent / "hw" / "README.md").read_text()
+    block = readme.split("<!-- bom: made by hw/bom.py; a test keeps it equal -->\n")[1].split("<!-- /bom -->")[0]
+    assert block == bom.to_markdown(bom.parts(load_profile())), \
+        "the parts list in hw/README.md is stale: paste bom.to_markdown(bom.parts(load_profile()))"
+
+
+def test_readme_stands_alone():
+    """hw/README.md names no file outside the repository, and every repository file it names exists."""
+    root = Path(__file__).parent.parent
+    readme = (root / "hw" / "README.md").read_text()
+    assert "shared/" not in readme and "sensing.md" not in readme
+    for target in re.findall(r"\]\(((?!https?:|#)[^)]+)\)", readme):
+        assert (root / "hw" / target).exists(), target
+    for path in re.findall(r"`((?:hw|firmware_py)/[\w/.-]+\.\w+)`", readme):
+        assert (root / path).exists(), path
