@@ -89,3 +89,12 @@ def test_writer_makes_svg_and_png(tmp_path, monkeypatch, capsys):
     if png is None:
         pytest.skip("no Chromium here")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_missing_schemdraw_is_a_clear_message(tmp_path, monkeypatch, capsys):
+    import sys
+    for name in [m for m in sys.modules if m == "schemdraw" or m.startswith("schemdraw.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "schemdraw", None)
+    assert write_drawings([str(tmp_path)]) == 1
+    assert "schemdraw is not installed: pip install 'dvonn-board[build]'" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """The fabrication files: every hole where the board geometry says, at 1:1, in every format."""
 
 import math
+import sys
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -183,3 +184,14 @@ def test_readme_stands_alone():
         assert (root / "hw" / target).exists(), target
     for path in re.findall(r"`((?:hw|firmware_py)/[\w/.-]+\.\w+)`", readme):
         assert (root / path).exists(), path
+
+
+@pytest.mark.parametrize("module", ["ezdxf", "reportlab"])
+def test_missing_fabrication_library_is_a_clear_message(module, tmp_path, capsys, monkeypatch):
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, module, None)  # import now fails as if not installed
+    assert main(["build-files", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{module} is not installed" in err and "dvonn-board[build]" in err
+    assert "Traceback" not in err

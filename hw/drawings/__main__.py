@@ -40,7 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for name, make in drawings().items():
         path = out / name
-        path.write_text(make(), encoding="utf-8")
+        try:
+            text = make()
+        except ImportError as exc:  # schemdraw: the "build" extra
+            print(f"{name}: {(exc.name or 'schemdraw').split('.')[0]} is not installed: pip install 'dvonn-board[build]'",
+                  file=sys.stderr)
+            return 1
+        path.write_text(text, encoding="utf-8")
         png = to_png(path)
         print(f"wrote {path}" + (f" and {png.name}" if png else " (no Chromium: no PNG)"))
     return 0
