@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             text = make()
         except ImportError as exc:  # schemdraw: the "build" extra
-            print(f"{name}: {(exc.name or 'schemdraw').split('.')[0]} is not installed: pip install 'dvonn-board[build]'",
+            missing = (exc.name or "schemdraw").split(".")[0]
+            print(f"{name}: {missing} is not installed: pip install 'dvonn-board[build]'",
                   file=sys.stderr)
             return 1
         path.write_text(text, encoding="utf-8")

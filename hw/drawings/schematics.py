@@ -82,7 +82,7 @@ def _sensor(d, at, title="DRV5055A3 x 49, one under each space"):
                left=[("VCC", 1, "+3V3S"), ("GND", 2, "GND")],
                right=[("OUT", 3, "Cn of its mux")], width=0.8)
     import schemdraw.elements as elm
-    cap_x, cap_y = ic.left0[0] - 3.2, ic.left0[1]
+    cap_x, cap_y = ic.left0[0] - 4.6, ic.left0[1]
     d.add(elm.Capacitor().at((cap_x, cap_y + 0.6)).down().label("100 nF\nat the sensor", loc="bottom", fontsize=FONT - 1))
     _net(d, (cap_x, cap_y + 0.6), "up", "+3V3S", 0.4)
     _net(d, (cap_x, cap_y + 0.6 - 2.5), "down", "GND", 0.4)
@@ -105,7 +105,7 @@ def _ldo(d, at, source_net: str):
     ic = _chip(d, "LDO 3.3 V (AMS1117-3.3)", at,
                left=[("IN", 3, source_net)], right=[("OUT", 2, "+3V3S")],
                bottom=[("GND", 1, "GND")], width=1.0)
-    for anchor, x_shift in ((ic.left0, -1.6), (ic.right0, 1.6)):
+    for anchor, x_shift in ((ic.left0, -0.8), (ic.right0, 0.8)):  # at the leads' ends
         x, y = anchor[0] + x_shift, anchor[1]
         d.add(elm.Capacitor().at((x, y - 0.4)).down().label("10 µF", loc="bottom", fontsize=FONT - 1))
         _net(d, (x, y - 0.4 - 2.5), "down", "GND", 0.3)
@@ -154,8 +154,8 @@ def _buttons(d, at, pins: dict[str, int]):
     x, y = at
     for i, (event, pin) in enumerate(sorted(pins.items(), key=lambda kv: kv[1])):
         start = (x, y - 1.6 * i)
-        d.add(elm.Label().at(start).theta(0).label(f"Pi GPIO{pin}", loc="left", halign="right", fontsize=FONT))
-        sw = d.add(elm.Button().at(start).right(2).label(event.replace("_", " "), fontsize=FONT - 1))
+        lead = d.add(elm.Line().at(start).right(1.6).label(f"GPIO{pin}", loc="top", fontsize=FONT - 1))
+        sw = d.add(elm.Button().at(lead.end).right(2).label(event.replace("_", " "), fontsize=FONT - 1))
         d.add(elm.Ground().at(sw.end))
 
 
@@ -184,11 +184,11 @@ def reference_svg(profile) -> str:
     ranges = _mux_ranges(profile)
     for k in range(profile.mux.count):
         _mux(d, (15 + 14 * (k % 2), -1 - 8 * (k // 2)), k, sel, f"/E{k}", "SIG", *ranges[k])
-    _sensor(d, (15, -18))
-    _ldo(d, (31, -18), "+5VUSB")
-    _leds(d, (4, -27), "DIN", profile.leds.count)
+    _sensor(d, (15, -15))
+    _ldo(d, (31, -15), "+5VUSB")
+    _leds(d, (4, -23), "DIN", profile.leds.count)
     if profile.buttons is not None and profile.buttons.pins:
-        _buttons(d, (-6, -15), profile.buttons.pins)
+        _buttons(d, (-4, -14), profile.buttons.pins)
     return _svg(d)
 
 
@@ -218,14 +218,14 @@ def direct_svg(profile) -> str:
     ranges = _mux_ranges(profile)
     for k in range(profile.mux.count):
         _mux(d, (31 + 14 * (k % 2), -1 - 8 * (k // 2)), k, sel, "GND", f"SIG{k}", *ranges[k])
-    _sensor(d, (31, -18))
-    _ldo(d, (47, -18), "+5V")
+    _sensor(d, (31, -16))
+    _ldo(d, (47, -16), "+5V")
     d.add(elm.Label().at((15, -15)).label("a 100 nF capacitor at each mux's VCC and at the ADC's VDD",
                                            fontsize=FONT, halign="left"))
     if profile.leds.driver in ("ws281x", "pio"):
-        _leds(d, (4, -27), "DIN", profile.leds.count)
+        _leds(d, (4, -24), "DIN", profile.leds.count)
     if profile.buttons is not None and profile.buttons.pins:
-        _buttons(d, (-6, -15), profile.buttons.pins)
+        _buttons(d, (-4, -16), profile.buttons.pins)
     return _svg(d)
 
 
