@@ -195,3 +195,11 @@ def test_missing_fabrication_library_is_a_clear_message(module, tmp_path, capsys
     err = capsys.readouterr().err
     assert f"{module} is not installed" in err and "dvonn-board[build]" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["hw.geometry", "hw.fabrication", "hw.bom", "hw.setup_pi",
+                                  "hw.firmware.install", "hw.drawings.svg"])
+def test_doctests(name):
+    import doctest
+    import importlib
+    assert doctest.testmod(importlib.import_module(name)).failed == 0
