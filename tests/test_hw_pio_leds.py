@@ -96,3 +96,19 @@ def test_missing_device_says_how_to_get_it(tmp_path):
 def test_rgbw_layout():
     assert PioStrip.rgbw(bytes([1, 2, 3, 4, 5, 6])) == bytes([1, 2, 3, 0, 4, 5, 6, 0])
     assert BLANK.spaces[0] == (0, 0, 0)
+
+
+def test_diagnostics_go_on_without_the_pi5_leds(tmp_path, factory):
+    """`diag` on a Pi 5 whose overlay is missing: the sensors still work, the self-test gets
+    the LED error to report."""
+    from firmware_py.diag.backend import open_board as open_diag
+    from importlib import resources
+    text = (resources.files("hw") / "profiles" / "direct-pi5.toml").read_text()
+    mine = tmp_path / "board.toml"
+    mine.write_text(text.replace('device = "/dev/leds0"', f'device = "{tmp_path / "leds0"}"'))
+    board = open_diag("hw", str(mine))
+    try:
+        assert "ws2812-pio overlay is not loaded" in board.led_error
+        assert isinstance(board.source, DirectScanner)
+    finally:
+        board.close()

@@ -218,7 +218,7 @@ def _open_hw(prof, port) -> DiagBoard:
     try:
         hw = open_hw(prof, port)
     except HardwareUnavailable as e:
-        if prof.leds.driver != "ws281x":
+        if prof.leds.driver not in ("ws281x", "pio"):
             raise
         led_error = str(e)
         hw = open_hw(dataclasses.replace(prof, leds=dataclasses.replace(prof.leds,
