@@ -59,3 +59,24 @@ def test_the_firmware_reports_its_version():
     fw.step()
     hello = [m for m in replies(hw, p.Decoder()) if m.kind == p.HELLO]
     assert p.parse_hello(hello[0].body)["firmware"] == FIRMWARE_VERSION
+
+
+def test_the_player_sees_why(link, tmp_path):  # noqa: F811
+    """In a game, the refusal pauses play like a pulled cable, and the board's message says
+    what to do."""
+    from firmware_py.controller import Controller
+    from firmware_py.session import Session
+    from firmware_py.store import Store
+
+    fake, scanner, _ = link()
+    session = Session(scanner, scanner, Store(tmp_path / "g.sqlite3"),
+                      lambda board: Controller(board=board), None, resume=False)
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "old", FIRMWARE_VERSION + 1))
+    for _ in range(40):
+        session.step(0.05)
+        if "firmware" in session.state.message:
+            break
+    assert session.state.mode == "link_lost"
+    assert "dvonn-board firmware install" in session.state.message
+    assert f"firmware version {FIRMWARE_VERSION + 1}" in session.state.message
+    session.close()
