@@ -58,9 +58,7 @@ def parts(profile) -> list[Part]:
     panel = f"{math.ceil((xmax - xmin + 20) / 10) * 10:.0f} x {math.ceil((ymax - ymin + 20) / 10) * 10:.0f} mm"
     e = "electronics"
     out = [
-        Part(e, 1, "Raspberry Pi 4 Model B, 2 GB" + (" (or 3B+ or 5)" if serial or leds.driver == "pio" else " (or 3B+)"),
-             "Raspberry Pi OS Bookworm 64-bit, Lite is enough" + ("" if serial else
-             "; a Pi 5 needs the `direct-pi5` profile (LEDs through the kernel's ws2812-pio)"), 45.0),
+        _pi(serial, leds.driver),
         Part(e, 1, "Raspberry Pi power supply, 5 V 3 A USB-C (5 A for a Pi 5)", "the Pi's own supply", 9.0),
         Part(e, 1, "microSD card, 16 GB or more, class A1", "", 6.0),
     ]
@@ -132,6 +130,18 @@ def parts(profile) -> list[Part]:
         Part(t, 1, "compass (or a marked magnet)", "to mark the magnets' north poles", 3.0),
     ]
     return out
+
+
+def _pi(serial: bool, led_driver: str) -> Part:
+    """The Pi a board needs: any for a serial scanner, a Pi 5 for ws2812-pio, a Pi 3/4 for
+    rpi_ws281x."""
+    os_note = "Raspberry Pi OS Bookworm 64-bit, Lite is enough"
+    if led_driver == "pio":
+        return Part("electronics", 1, "Raspberry Pi 5, 2 GB", os_note + "; LEDs by the kernel's ws2812-pio", 55.0)
+    if not serial and led_driver == "ws281x":
+        return Part("electronics", 1, "Raspberry Pi 4 Model B, 2 GB (or 3B+)",
+                    os_note + "; not a Pi 5: rpi_ws281x (use the direct-pi5 profile there)", 45.0)
+    return Part("electronics", 1, "Raspberry Pi 4 Model B, 2 GB (or 3B+ or 5)", os_note, 45.0)
 
 
 def _mm(v: float) -> str:

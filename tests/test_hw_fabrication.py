@@ -203,3 +203,9 @@ def test_doctests(name):
     import doctest
     import importlib
     assert doctest.testmod(importlib.import_module(name)).failed == 0
+
+
+def test_bom_names_the_pi_each_profile_needs():
+    pi = {name: bom.parts(load_profile(name))[0].part for name in ("default", "direct", "direct-pi5")}
+    assert "or 5" in pi["default"] and "Pi 5" not in pi["direct"].replace("or 5", "")
+    assert pi["direct"].endswith("(or 3B+)") and pi["direct-pi5"].startswith("Raspberry Pi 5")

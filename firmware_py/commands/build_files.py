@@ -44,8 +44,16 @@ def run(args) -> int:
     g = profile.geometry
     for path in written:
         print(f"wrote {path}")
-    items = bom.parts(profile)
-    print(f"{profile.name}: 49 spaces at {g.space_pitch_mm:g} mm, panel {g.top_mm:g} mm thick, sensors "
-          f"{g.sensor_gap_mm:g} mm below the magnets; parts about {bom.total(items):.0f} € "
-          f"without tools. Print template.pdf at actual size (100 %) and check its 50 mm bar.")
+    from hw.drawings.harness import wire_lengths_m
+    from hw.drawings.power import currents
+
+    items, wire, amps = bom.parts(profile), wire_lengths_m(profile), currents(profile)
+    print(f"{profile.name}: 49 spaces at {g.space_pitch_mm:g} mm, a {g.top_mm:g} mm panel, sensors "
+          f"{g.sensor_gap_mm:g} mm below the magnets")
+    print(f"parts about {bom.total(items):.0f} € (tools {bom.total(items, True) - bom.total(items):.0f} € "
+          f"more), about {bom.build_hours()} hours to build")
+    print(f"wire to cut: {wire['signal']} m signal, {wire['bus']} m buses, {wire['led_chain']} m "
+          f"LED chain; sensor rail about {amps['sensor_rail']} mA, LEDs at most "
+          f"{amps['leds_max'] / 1000:.1f} A")
+    print("print template.pdf at actual size (100 %) and measure its 50 mm bar before drilling")
     return 0
