@@ -18,7 +18,7 @@ def section_svg(profile) -> str:
     mag_d = magnet.diameter_mm if magnet else 6.0
     mag_h = magnet.height_mm if magnet else 2.0
     half = g.space_pitch_mm / 2
-    left, top_px = 150.0, 110.0
+    left, top_px = 230.0, 110.0
     z_top = g.piece_height_mm + 1.0  # mm above the board surface shown
     width = left + g.space_pitch_mm * SCALE + 260
     height = top_px + (z_top + g.top_mm + 3.5) * SCALE + 120
@@ -40,10 +40,15 @@ def section_svg(profile) -> str:
     pocket_w = g.sensor_pocket_mm
     c.rect(X(-pocket_w / 2), Z(-g.cover_mm), pocket_w * SCALE, g.sensor_pocket_depth_mm * SCALE,
            fill="white", stroke="#7a5a20")
+    # the row's wire channel, milled from below, runs in the cut plane towards the spine
+    c.rect(X(-half), Z(-g.top_mm + g.channel_depth_mm), (half - pocket_w / 2) * SCALE,
+           g.channel_depth_mm * SCALE, fill="white", stroke="#7a5a20", dash="4 2")
     sensor_w, sensor_t = 4.0, 1.5  # DRV5055 in TO-92, lying on its back, marked face up
     c.rect(X(-sensor_w / 2), Z(-g.cover_mm), sensor_w * SCALE, sensor_t * SCALE, fill="#222")
-    c.line(X(-sensor_w / 2), Z(-g.cover_mm - sensor_t / 2), X(-half - 1.5),
-           Z(-g.cover_mm - sensor_t / 2), stroke="#b00", width=1.5)  # its leads, along the row
+    lead_z = -g.top_mm + g.channel_depth_mm / 2
+    c.polyline([(X(-sensor_w / 2), Z(-g.cover_mm - sensor_t / 2)),
+                (X(-pocket_w / 2), Z(lead_z)), (X(-half - 1.5), Z(lead_z))],
+               stroke="#b00", width=1.5)  # its legs, bent into the channel
     led_x = g.led_offset_mm
     c.rect(X(led_x - g.led_hole_mm / 2), Z(-g.halo_depth_mm), g.led_hole_mm * SCALE,
            (g.top_mm - g.halo_depth_mm) * SCALE, fill="white", stroke="#7a5a20")
@@ -61,10 +66,11 @@ def section_svg(profile) -> str:
     # labels
     c.text(X(-half) - 8, Z(g.piece_height_mm / 2) + 4, "piece", 12, "end")
     c.text(X(-half) - 8, Z(-g.halo_depth_mm / 2) + 4, "acrylic halo disc", 12, "end")
-    c.text(X(-half) - 8, Z(-g.top_mm + 1) + 4, "plywood top", 12, "end")
+    c.text(X(-half) - 8, Z(-g.top_mm + 2.5) + 4, "plywood top", 12, "end")
+    c.text(X(-half) - 8, Z(-g.top_mm) + 22, "sensor (black), marked face up;", 12, "end")
+    c.text(X(-half) - 8, Z(-g.top_mm) + 38, "its legs in the wire channel", 12, "end")
     c.text(X(half) + 8, Z(g.magnet_recess_mm + mag_h / 2) + 4,
            f"magnet {mag_d:g} x {mag_h:g} mm", 12)
-    c.text(X(half) + 8, Z(-g.cover_mm - sensor_t / 2) + 4 + 14, "sensor (black), marked face up", 12)
     c.text(X(led_x + 5.2), Z(-g.top_mm - 1.2) + 4, "LED (on its strip piece)", 12)
     # dimensions
     c.dim_h(X(-half), X(half), Z(z_top) - 26, f"{g.space_pitch_mm:g} pitch (to the next space)")
