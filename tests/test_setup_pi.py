@@ -106,3 +106,16 @@ def test_unwritable_root_says_so(tmp_path, capsys):
     (root / "etc").write_text("a file where a folder should be")
     assert main(["setup-pi", "--root", str(root), "--executable", EXE]) == 1
     assert re.search(r"cannot write .*board\.toml", capsys.readouterr().out)
+
+
+def test_dry_run_shows_the_unit_and_rule_of_the_readme(tmp_path, capsys):
+    """The README's unit and rule blocks, line for line, are what a dry run prints."""
+    assert main(["setup-pi", "--root", str(tmp_path), "--dry-run", "--executable", EXE]) == 0
+    printed = {line.strip() for line in capsys.readouterr().out.splitlines()}
+    unit_block = README.split("```ini\n")[1].split("```")[0]
+    rule_line = next(line.strip() for line in README.splitlines()
+                     if line.strip().startswith('SUBSYSTEM=="tty"'))
+    for line in unit_block.splitlines() + [rule_line]:
+        if line.strip():
+            assert line.strip() in printed, line
+    assert "would write " + str(tmp_path / "etc/dvonn-board/board.toml") + ": a copy of the profile 'default'" in printed
