@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from ..errors import DvonnError, HardwareUnavailable, ProfileError
+from ..errors import DvonnError, HardwareUnavailable, ProfileError, StoreError
 from .games import add_db_argument
 
 ORDER = 10
@@ -172,6 +172,11 @@ def run(args) -> int:
         session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
+        except StoreError as e:  # e.g. the file locked by another program for too long
+            live.stop()
+            print(f"dvonn-board play: {e}\nEvery ply acknowledged before is on disk; "
+                  "start `dvonn-board play` again to resume.", file=sys.stderr)
+            return 1
         finally:
             if web is not None:
                 web.stop()
