@@ -16,7 +16,7 @@ import importlib.util
 import json
 
 ORDER = 80
-PLUGINS = ("firmware_py.bench_inference",)  # each offers register(bench_subparsers)
+PLUGINS = ("firmware_py.bench_inference", "firmware_py.bench_startup")  # each offers register(bench_subparsers)
 
 
 def register(subparsers) -> None:

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from rich.console import Console
-
-from ..errors import RecordError
-from ..records import read_file
-from ..render import render
-from ..rules import Board
-from ..spaces import SPACES
-
 ORDER = 21
 
 
@@ -28,6 +20,14 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from rich.console import Console
+
+    from ..errors import RecordError
+    from ..records import read_file
+    from ..render import render
+    from ..rules import Board
+    from ..spaces import SPACES
+
     console = Console()
     try:
         games = read_file(args.file)
