@@ -15,10 +15,17 @@ def register(subparsers) -> None:
                                            "self-test, serial ports",
                               description=__doc__.split("\n\n")[0])
     p.fill_later(_add_subcommands)  # they import numpy and more: only for `diag ...`
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1], simulator=simulator)
 
 
 def _add_subcommands(p) -> None:
     sub = p.add_subparsers(dest="diag_command", metavar="DIAG_COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(f"firmware_py.diag.{name}").add_parser(sub)
+
+
+def simulator(profile, **options):
+    """The simulated board for `--backend sim` (built where the commands compose the parts)."""
+    from sim.compose import diag_board
+
+    return diag_board(profile, **options)

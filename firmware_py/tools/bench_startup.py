@@ -50,7 +50,7 @@ def measure(runs: int) -> dict[str, float]:
     import time
     from pathlib import Path
 
-    from .records import write_record
+    from ..records import write_record
 
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
@@ -74,7 +74,7 @@ def measure(runs: int) -> dict[str, float]:
 def _a_whole_game():
     import random
 
-    from .rules import Board
+    from ..rules import Board
 
     rnd, board = random.Random(1), Board()
     while legal := board.legal_plies():
@@ -100,3 +100,11 @@ def run(args) -> int:
         print(f"  {name:30} {t * 1000:6.1f} ms  {ratios[name]:4.2f}x")
     print(f"  target: within {TARGET_RATIO:g}x the first")
     return 0
+
+
+if __name__ == "__main__":  # python -m firmware_py.tools.bench_startup [--runs N] [--json]
+    import sys
+
+    from firmware_py.cli import main
+
+    sys.exit(main(["bench", "startup", *sys.argv[1:]]))
