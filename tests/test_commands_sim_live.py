@@ -139,3 +139,21 @@ def test_sim_takes_the_computer_options():
     args = build_parser().parse_args(["sim", "--terminal", "--ai", "white", "--level", "2"])
     [thinker] = thinkers_from(args)
     assert thinker.colour == 0 and thinker.level == 2
+
+
+def test_a_second_sim_on_a_busy_port_gives_one_message_and_no_traceback(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as busy:  # another program (a first `sim`) serves this port
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "firmware_py", "sim", "--web", str(port),
+                              "--db", str(tmp_path / "s.sqlite3")],
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"dvonn-board sim: cannot serve the page on 127.0.0.1:{port}")
+    assert "choose another with --web PORT" in out.stderr
+    assert "Task was destroyed" not in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
