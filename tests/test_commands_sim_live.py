@@ -157,3 +157,36 @@ def test_a_second_sim_on_a_busy_port_gives_one_message_and_no_traceback(tmp_path
     assert "choose another with --web PORT" in out.stderr
     assert "Task was destroyed" not in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_web_sim_with_its_database_locked_too_long_says_so_and_fails(tmp_path, monkeypatch,
+                                                                         capsys):
+    import argparse
+    from firmware_py.commands.play import make_controller_factory
+    from firmware_py.errors import StoreError
+    from firmware_py.store import Store
+    from firmware_py.web.simulator import SimulatorRun, run_web
+    from sim.compose import simulated_board
+    from tests.test_store import Locker
+    monkeypatch.setattr(Store, "BUSY_S", 0.05)
+    db = tmp_path / "sim.sqlite3"
+    Store(db).close()
+    # Locked in the middle of a game: the session's thread stops, and says why.
+    run = SimulatorRun(make_controller_factory(), db, simulated_board("default", seed=1),
+                       port=0).start()
+    try:
+        with Locker(db, 30):
+            run.session.new_game()  # a write: the old game is finished, a new one started
+            run._loop.join(10)
+        assert not run._loop.is_alive()
+        assert isinstance(run.failure, StoreError) and "locked by another process" in str(
+            run.failure)
+    finally:
+        run.stop()
+    # Locked from the start: one message and status 1.
+    args = argparse.Namespace(web="0", db=str(db), seed=1, speed=1.0, noise="default",
+                              token=None)
+    with Locker(db, 30):
+        assert run_web(args, make_controller_factory(), simulated_board) == 1
+    err = capsys.readouterr().err
+    assert "locked by another process" in err and "Traceback" not in err
