@@ -65,7 +65,10 @@ def test_show_draws_the_board(capsys):
     assert "Game over: White wins" in out and "White 24, Black 6" in out
     assert main(["show", LG, "--ply", "49"]) == 0
     out = capsys.readouterr().out
-    assert "White to move · ply 49" in out and out.count(" D ") == 3
+    board, legend = out.split("White to move · ply 49")
+    assert board.count(" D ") == 3
+    assert "W5: White's stack of 5 (white on top) · B7*: Black's of 7, a DVONN" in legend
+    assert " D : a lone DVONN piece · e3: an empty space · e3: the last ply's spaces" in legend
 
 
 def test_show_rejects_a_ply_beyond_the_game(capsys):

@@ -24,7 +24,7 @@ def run(args) -> int:
 
     from ..errors import RecordError
     from ..records import read_file
-    from ..render import render
+    from ..render import legend_text, render
     from ..rules import Board
     from ..spaces import SPACES
 
@@ -48,6 +48,7 @@ def run(args) -> int:
     last = plies[n - 1] if n else None
     highlight = [s for s in (last.src, last.dst) if s >= 0] if last else []
     console.print(render(board, highlight))
+    console.print(legend_text(bool(highlight)))
     if last is not None:
         removed = ", ".join(SPACES[s] for s in sorted(board.last_removed))
         console.print(f"last ply: {last}" + (f" (removed: {removed})" if removed else ""))
