@@ -190,3 +190,51 @@ def test_the_web_sim_with_its_database_locked_too_long_says_so_and_fails(tmp_pat
         assert run_web(args, make_controller_factory(), simulated_board) == 1
     err = capsys.readouterr().err
     assert "locked by another process" in err and "Traceback" not in err
+
+
+def test_people_mode_stops_with_status_1_when_the_database_stays_locked(tmp_path,
+                                                                       monkeypatch):
+    import io
+    import threading
+    from argparse import Namespace
+
+    from rich.console import Console
+    from sim.clock import SimClock
+
+    from firmware_py.controller import Controller
+    from firmware_py.store import Store
+    from tests.test_store import Locker
+    monkeypatch.setattr(Store, "BUSY_S", 0.05)
+    db = tmp_path / "sim.sqlite3"
+    Store(db).close()
+    said = threading.Event()
+
+    class Screen(io.StringIO):
+        def write(self, text):
+            if "locked" in text:  # (rich may wrap the line anywhere after it)
+                said.set()
+            return super().write(text)
+
+    lockers = []
+
+    def lines():  # the session runs; then another program takes the file
+        lockers.append(Locker(db, 30))
+        yield "new"  # a write: the game is finished and a new one started
+        assert said.wait(30.0), "the session never said the database was locked"
+        yield "show"
+
+    out = Screen()
+    args = Namespace(db=str(db), seed=2, speed=None, ai=[], level=3, noise="clean")
+    try:
+        status = _sim_live.run_people(args, lambda board: Controller(board=board),
+                                      lines=lines(), clock=SimClock(),
+                                      console=Console(file=out, width=100))
+    finally:
+        for locker in lockers:
+            locker.__exit__()
+    text = out.getvalue()
+    assert status == 1 and "new game 1" in text  # it had started
+    assert "dvonn-board sim:" in text and "Traceback" not in text
+    with Locker(db, 30):  # locked from the start: said at once
+        status = _sim_live.run_people(args, None, lines=[], console=Console(file=out))
+    assert status == 1

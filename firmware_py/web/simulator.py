@@ -124,11 +124,11 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
     import time
 
     from ..errors import StoreError
-    from ..store import default_path
+    from ..store import sim_path
     from .server import parse_address
 
     prog = "dvonn-board sim"
-    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    db = getattr(args, "db", None) or sim_path()
     try:
         host, port = parse_address(str(getattr(args, "web", None) or "8080"))
         noise = getattr(args, "noise", None) or "default"
