@@ -98,6 +98,7 @@ def no_gpio(monkeypatch):
     monkeypatch.setattr(Device, "pin_factory", None)
 
 
+@pytest.mark.filterwarnings("ignore:Falling back")  # gpiozero trying each pin library
 def test_no_gpio_is_said_in_words_and_known_to_the_board(no_gpio, tmp_path):
     board = hw.open_board(None, port=str(tmp_path / "nothing"))  # the real default pin factory
     try:
@@ -116,6 +117,7 @@ def test_a_board_with_gpio_says_so(tmp_path, factory):
         board.close()
 
 
+@pytest.mark.filterwarnings("ignore:Falling back")
 def test_play_with_no_scanner_and_no_gpio_says_what_is_missing(no_gpio, tmp_path, capsys):
     from firmware_py.cli import main
     status = main(["play", "--port", str(tmp_path / "nothing"),
