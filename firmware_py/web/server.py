@@ -317,8 +317,7 @@ class WebThread:
             self._error = e
             try:  # stop what setup started (the hub's task), or it is "destroyed but pending"
                 self.loop.run_until_complete(runner.cleanup())
-            finally:
-                self.loop.close()
+            finally:  # (the loop stays open: the session may still tell it of a change)
                 self._ready.set()
             return
         self._ready.set()
