@@ -249,6 +249,8 @@ class Controller:
         """Start again from the empty board (the empty board is read again first)."""
         self.state = BoardState(board=Board())
         self.pending = {}
+        self.faults.reset()  # the empty board is checked again: a repaired sensor is trusted
+        self.settler.ignore.clear()
         self.reference.clear()
         self.mismatch.rebuilding = False
         self.recorder.provisional = False
