@@ -389,7 +389,7 @@ def test_a_restarted_scanner_s_hello_starts_the_count_again(link):
     fake, scanner, _ = link()
     for seq in range(1000, 1005):
         fake.raw(p.encode(p.SENSOR_FRAME, seq, p.sensor_body(0, readings(seq))))
-    fake.raw(p.encode(p.HELLO, 0, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "again")))
+    fake.raw(p.encode(p.HELLO, 0, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "again", FIRMWARE_VERSION)))
     fake.raw(p.encode(p.SENSOR_FRAME, 1, p.sensor_body(0, readings(7))))
     got = []
     while (frame := scanner.read_frame(timeout=0.3)) is not None:
@@ -401,7 +401,7 @@ def test_the_link_tool_reports_a_broken_pong_without_a_traceback(tmp_path, capsy
     path = str(tmp_path / "dvonn-scanner")
     fake = FakeScanner(path)
     enc = p.Encoder()
-    fake.answer_hello_with(enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "x")),
+    fake.answer_hello_with(enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "x", FIRMWARE_VERSION)),
                            enc.packet(p.PONG, p.ping_body(1) + b"\x07"))
     try:
         assert serial_link.main(["--port", path, "--seconds", "0.1"]) == 0
