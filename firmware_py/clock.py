@@ -284,22 +284,6 @@ class GameClock:
         return clock
 
 
-def clock_argument(text: str) -> TimeControl:
-    """`--clock` for argparse: its own sentence on a bad value (not 'invalid value')."""
-    import argparse
-    try:
-        return TimeControl.parse(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e).removeprefix(f"--clock {text!r}: ")) from None
-
-
-def add_clock_argument(parser) -> None:
-    """The `--clock` option of `play` and `sim`."""
-    parser.add_argument("--clock", type=clock_argument, default=TimeControl(), metavar="TIME",
-                        help="a game clock that switches itself: 25m (sudden death), 10m+5s "
-                             "(5 s added per ply), or none (default)")
-
-
 def mover(board: Board) -> int:
     """The colour whose time runs: the player to move (after a forced pass, the other one)."""
     if board.phase == 2 and board.legal_plies() == [PASS]:

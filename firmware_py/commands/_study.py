@@ -1,9 +1,10 @@
 """The study options of `play` and `sim`: `--from FILE [--ply N]` and `--replay FILE`.
 
-`add_study_arguments(parser)` adds them; `Study.from_args(args)` reads the record (a clear
-error naming the file, line and token otherwise); `study.prepare(store)` writes a `--from`
-position to the store as a new game to resume. The session then takes `study.computer`
-(the record's players when replaying), `study.resume` and `study.rebuild` (the stacks to set up).
+`_options.add_study_arguments(parser)` adds them; `Study.from_args(args)` reads the record (a
+clear error naming the file, line and token otherwise); `study.prepare(store)` writes a
+`--from` position to the store as a new game to resume. The session then takes
+`study.computer` (the record's players when replaying), `study.resume` and `study.rebuild`
+(the stacks to set up).
 """
 
 from __future__ import annotations
@@ -13,17 +14,6 @@ from dataclasses import dataclass, field
 
 class StudyError(ValueError):
     """A study option that cannot be used: the message says which and why."""
-
-
-def add_study_arguments(parser) -> None:
-    parser.add_argument("--from", dest="from_file", metavar="FILE", default=None,
-                        help="study: set up this record's position (the LEDs guide you) and "
-                             "play on from there")
-    parser.add_argument("--ply", type=int, default=None, metavar="N",
-                        help="with --from: the position after N plies (default: the end)")
-    parser.add_argument("--replay", metavar="FILE", default=None,
-                        help="study: replay this record on the board, the LEDs showing each "
-                             "next ply and waiting until it is carried out")
 
 
 @dataclass

@@ -34,10 +34,9 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
-    from ..clock import add_clock_argument
+    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
     add_clock_argument(p)
     add_hints_argument(p)
-    from ._study import add_study_arguments
     add_study_arguments(p)
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
@@ -54,13 +53,6 @@ def add_computer_arguments(parser) -> None:
                                          "the LEDs show its ply, a person carries it out")
     parser.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="1-5",
                         help="the computer's strength (time per move; default 3)")
-
-
-def add_hints_argument(parser) -> None:
-    parser.add_argument("--hints", choices=("on", "off"), default="on",
-                        help="may a player ask for the engine's move (confirm while the board "
-                             "waits for a move, or the page's Hint button)? off for "
-                             "tournaments (default on)")
 
 
 def thinkers_from(args) -> list:

@@ -62,11 +62,9 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
-    from ..clock import add_clock_argument
+    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
     add_clock_argument(p)  # --clock: people mode and autoplay
-    from .play import add_hints_argument
     add_hints_argument(p)  # --hints: people mode
-    from ._study import add_study_arguments
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     p.set_defaults(func=run)
 
