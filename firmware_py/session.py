@@ -442,7 +442,8 @@ class Session:
         hint = computer_hint(state, self.computer)
         if hint is None and self.hints.asked:
             hint = computer_hint(state, [self.hints])
-            if hint is not None and state.hint != hint:
+            if hint is not None and (state.hint != hint or not state.message):
+                # (said again when the controller's own line for an idle board is empty)
                 state.message = f"hint: {hint} (shown on the LEDs; nothing is recorded)"
         if state.hint != hint:
             state.hint = hint

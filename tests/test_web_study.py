@@ -36,6 +36,7 @@ def test_the_page_shows_the_clock_low_time_and_the_flag(new_page):  # noqa: F811
         source.update(state, leds=render(state, 301.0))
         expect(page.locator("#clock-white")).to_have_text("white 0:00 (out of time)")
         expect(page.locator("#clock-white")).to_have_class("low")
+        expect(page.locator("#winner")).to_have_text("black wins")  # on time
 
 
 def test_no_clock_no_row(new_page):  # noqa: F811
@@ -64,3 +65,22 @@ def test_after_the_game_the_page_shows_the_review(new_page, monkeypatch):  # noq
         expect(page.locator("#review-graph svg")).to_be_visible(timeout=30_000)
         expect(page.locator("#review-graph g.mistake")).not_to_have_count(0)
         expect(page.locator("#review-mistakes li").first).to_contain_text("better was")
+
+
+def test_the_simulator_page_shows_a_clock_and_a_hint(tmp_path, new_page):  # noqa: F811
+    from firmware_py.controller import Controller
+    from firmware_py.web.simulator import SimulatorRun
+    from sim.compose import simulated_board
+    run = SimulatorRun(lambda board: Controller(board=board), tmp_path / "sim.sqlite3",
+                       simulated_board("default", seed=7, speed=20.0), port=0,
+                       time_control=TimeControl.parse("5m")).start()
+    try:
+        page = new_page(run.web.url, viewport={"width": 1200, "height": 900})
+        expect(page.locator("#mode")).to_have_text("idle", timeout=15_000)
+        expect(page.locator("#clock-white")).to_have_class("running", timeout=15_000)
+        page.locator("#btn-hint").click()  # in phase 1: a heuristic placement, at once
+        expect(page.locator("#hint")).to_contain_text("plays", timeout=15_000)
+        expect(page.locator("#note")).to_contain_text("nothing is recorded")  # under "white to place"
+        assert run.session.state.board.ply_count == 0
+    finally:
+        run.stop()

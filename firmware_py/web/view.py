@@ -54,7 +54,8 @@ def board_view(state: BoardState) -> dict:
         "ply": b.ply_count,
         "to_place": b.piece_to_place(),
         "score": {"white": white, "black": black},
-        "winner": winner_text(b),
+        "winner": winner_text(b) if getattr(state.clock, "flagged", None) is None
+        else PLAYER_NAMES[1 - state.clock.flagged],  # won on time
         "moves": [str(p) for p in b.move_stack],
         "lifted": None if state.lifted is None else SPACES[state.lifted],
         "destinations": _names(state.destinations),
