@@ -146,7 +146,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
               think_s: float | None = None, max_plies: int | None = None,
-              time_control=None, replay=None) -> GameResult:
+              time_control=None, replay=None, start=None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -156,6 +156,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
     max_plies: stop after that many plies (None: play the game to its end);
+    start: plies already played (`play --from`): the board is set up with their position, the
+        controller resumes the game there and the players play on (their plies count in
+        `max_plies`, the record and the truth);
     replay: a record's plies to replay as `play --replay` does: the LEDs show each next ply
         (as the computer's) and both sides' scripted players carry out what they show;
     time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
@@ -168,14 +171,18 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
     board = SimBoard(Params.from_noise(noise), seed=seed)
+    begin = Board.from_plies([Ply.parse(str(p)) for p in start]) if start else None
+    if begin is not None:
+        board.setup(begin)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
-                      computer=computer, max_plies=max_plies)
+                      computer=computer, max_plies=max_plies, start=begin)
     thinkers = [SimulatedThinker(COLOURS[c], level, seed, lambda: board.now, think_s)
                 for c in ai]
     if replay is not None:
         from firmware_py.study import RecordPlayer
         thinkers = [RecordPlayer(COLOURS[c], [Ply.parse(str(p)) for p in replay]) for c in ai]
-    controller = Controller(adc_max=board.adc_max, **(controller_options or {}))
+    controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
+                            **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))

@@ -4,6 +4,7 @@ controller against the simulated board, in simulated time."""
 
 import doctest
 import io
+import json
 from argparse import Namespace
 
 import pytest
@@ -137,8 +138,13 @@ def test_sim_autoplay_replays_a_record(tmp_path, capsys):
     good.write_text(RECORD)
     assert main(["sim", "--autoplay", "--replay", str(good), "--seed", "3"]) == 0
     assert "8 plies, recorded exactly" in capsys.readouterr().out
-    assert main(["sim", "--autoplay", "--from", str(good)]) == 2
-    assert "--from is for people mode" in capsys.readouterr().err
+    assert main(["sim", "--autoplay", "--from", str(good), "--ply", "6", "--plies", "10",
+                 "--json", "--seed", "3"]) == 0
+    game = json.loads(capsys.readouterr().out)
+    assert game["truth"][:6] == ["e3", "f3", "g3", "a1", "b1", "c1"]  # the record's first
+    assert game["match"] and game["plies"] == 10 and game["auto"] == 4  # four played on
+    assert main(["sim", "--autoplay", "--from", str(good), "--ply", "99"]) == 2
+    assert "--ply 99" in capsys.readouterr().err
     assert main(["play", "--from", str(good), "--ply", "50"]) == 2
     assert "--ply 50: the record has 8 plies" in capsys.readouterr().err
     assert Ply.parse("e3") == read_record(RECORD).plies[0]

@@ -152,10 +152,16 @@ def run_autoplay(args) -> int:
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
-    if getattr(args, "from_file", None) or getattr(args, "ply", None) is not None:
-        print(f"{prog}: --from is for people mode (autoplay: --script or --replay plays a "
-              "record)", file=sys.stderr)
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
+    start = None
+    if study.active and not study.replay:  # --from: the players play on from its position
+        from ..study import position_at
+        start = list(position_at(study.record.plies, study.ply).move_stack)
     replay = None
     if getattr(args, "replay", None):
         if args.script or args.ai:
@@ -180,7 +186,7 @@ def run_autoplay(args) -> int:
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
-                      time_control=args.clock, replay=replay)
+                      time_control=args.clock, replay=replay, start=start)
         results.append(r)
         failed += (not r.match) or r.wrong > 0
         if args.json:
