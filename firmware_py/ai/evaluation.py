@@ -1,0 +1,216 @@
+"""How good a moving-phase (phase 2) position is, for the player to move.
+
+DVONN is decided by what stays linked to the DVONN pieces, so most terms count things by their
+distance to them: stacks standing next to a DVONN piece are hard to cut off and take part in
+the fight, those three spaces away are the ones that get isolated. For each player:
+
+  stacks      stacks it tops                material   pieces in them
+  near1..3    its stacks 1, 2 and 3 spaces from each DVONN piece (a stack near two DVONN
+              pieces counts twice), dvonn: stacks holding a DVONN piece that it tops
+  moves       legal moves                   mobile     stacks that can move
+  reach1      spaces next to a DVONN piece its stacks can land on
+  prey        enemy stacks its stacks can land on
+  catch       the tallest enemy stack it can take (threat for the side to move, counter for
+              the other: the side to move takes first)
+
+The value is the weighted difference of the two players' terms, plus a tempo for the mover.
+The weights are fitted to the final margins of self-play games by `python -m firmware_py.ai.tune`
+(see there); `terms()` is what that script fits, `evaluate()` what the search uses, and a test
+checks they agree.
+
+>>> from firmware_py.rules import Board
+>>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
+>>> evaluate(b) > 0   # Black tops more, but White is about to take Black's stack
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+
+from ..rules import DEST, MAX_MOBILE_HEIGHT, P2S, S2P, W, WHITE, Board, surrounded
+from ..spaces import N_SPACES, distance
+
+WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
+INF = 10 * WIN
+
+# RING[p][k]: padded bits of the spaces exactly k steps from the space on padded bit p.
+RING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << S2P[s] for s in range(N_SPACES) if distance(s, P2S[p]) == k)
+          for k in range(11)) if P2S[p] >= 0 else () for p in range(W * 5))
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Moving-phase evaluation weights, in hundredths of a piece (see the module docstring).
+
+    Fitted by `python -m firmware_py.ai.tune` (least squares of the final margin on the terms,
+    over the phase-2 positions of self-play games): see TUNING below for the run that gave
+    these numbers.
+    """
+
+    stacks: int = 120
+    material: int = 60
+    dvonn: int = 100
+    near1: int = 40
+    near2: int = 15
+    near3: int = 0
+    moves: int = 40
+    mobile: int = 40
+    reach1: int = 20
+    prey: int = 20
+    threat: int = 200
+    counter: int = 160
+    tempo: int = 10
+
+
+TUNING = "hand-set starting values (not yet fitted)"
+DEFAULT_WEIGHTS = Weights()
+TERM_NAMES = tuple(f.name for f in fields(Weights))
+
+
+def side_terms(board: Board, player: int) -> tuple[int, int, int, int]:
+    """(moves, mobile stacks, catch, landing spaces) of `player`, in one pass over its stacks.
+
+    Moves and mobile stacks as the rules count them, counted without listing them; catch is
+    the height of the tallest enemy-topped stack `player` could move onto (0: none); landing
+    spaces is the bit mask (padded bits) of every space one of its moves ends on. Checked
+    against the reference engine in tests/test_rules_differential.py.
+
+    >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
+    >>> side_terms(b, WHITE)[:3], len(b.moves_of(WHITE))
+    ((2, 1, 3), 2)
+    """
+    occ = board._occ
+    own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
+    mob = own & ~surrounded(occ)
+    single = mob & board._one
+    moves = stacks = targets = 0
+    if single:
+        n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
+        n4, n5, n6 = (single >> 12) & occ, (single << 13) & occ, (single >> 13) & occ
+        moves = (n1.bit_count() + n2.bit_count() + n3.bit_count() + n4.bit_count()
+                 + n5.bit_count() + n6.bit_count())
+        stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13)
+                            | (occ << 13))).bit_count()
+        targets = n1 | n2 | n3 | n4 | n5 | n6
+    tall = mob & ~board._one
+    st = board._st
+    while tall:
+        low = tall & -tall
+        ps = low.bit_length() - 1
+        tall ^= low
+        h = len(st[ps])
+        if h <= MAX_MOBILE_HEIGHT:
+            t = DEST[ps][h] & occ
+            if t:
+                moves += t.bit_count()
+                stacks += 1
+                targets |= t
+    best = 0
+    prey = targets & enemy
+    while prey:
+        low = prey & -prey
+        h = len(st[low.bit_length() - 1])
+        if h > best:
+            best = h
+        prey ^= low
+    return moves, stacks, best, targets
+
+
+def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
+    """The evaluation's terms for the player to move, in the order of `Weights`' fields:
+    each the mover's count minus the opponent's, except threat (the mover's catch), counter
+    (minus the opponent's catch) and tempo (1). sw, sb: side_terms of White and Black if at hand."""
+    sw = sw if sw is not None else side_terms(board, WHITE)
+    sb = sb if sb is not None else side_terms(board, 1 - WHITE)
+    st = board._st
+    w_own, b_own, dv = board._w, board._b, board._dv
+    mat = 0
+    for p in _bits(w_own):
+        mat += len(st[p])
+    for p in _bits(b_own):
+        mat -= len(st[p])
+    near = [0, 0, 0, 0]
+    reach = 0
+    for d in _bits(dv):
+        ring = RING[d]
+        for k in range(4):
+            near[k] += (w_own & ring[k]).bit_count() - (b_own & ring[k]).bit_count()
+        reach += (sw[3] & ring[1]).bit_count() - (sb[3] & ring[1]).bit_count()
+    near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
+    prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
+    diff = (w_own.bit_count() - b_own.bit_count(), mat, near[0], near[1], near[2], near[3],
+            sw[0] - sb[0], sw[1] - sb[1], reach, prey)
+    if board.turn == WHITE:
+        return tuple(diff) + (sw[2], -sb[2], 1)
+    return tuple(-x for x in diff) + (sb[2], -sw[2], 1)
+
+
+def _bits(b: int):
+    while b:
+        low = b & -b
+        yield low.bit_length() - 1
+        b ^= low
+
+
+def value(board: Board, weights: Weights, sw, sb) -> int:
+    """evaluate() with both players' side_terms at hand (the search has them anyway).
+
+    The same as the dot product of `terms()` and the weights, written out: this runs at every
+    leaf of the search.
+    """
+    st = board._st
+    w_own, b_own, dv = board._w, board._b, board._dv
+    one = board._one
+    mat = (w_own & one).bit_count() - (b_own & one).bit_count()
+    tall = w_own & ~one
+    while tall:
+        low = tall & -tall
+        mat += len(st[low.bit_length() - 1])
+        tall ^= low
+    tall = b_own & ~one
+    while tall:
+        low = tall & -tall
+        mat -= len(st[low.bit_length() - 1])
+        tall ^= low
+    wt, bt = sw[3], sb[3]
+    n1 = n2 = n3 = r1 = 0
+    d = dv
+    while d:
+        low = d & -d
+        d ^= low
+        ring = RING[low.bit_length() - 1]
+        r = ring[1]
+        n1 += (w_own & r).bit_count() - (b_own & r).bit_count()
+        r1 += (wt & r).bit_count() - (bt & r).bit_count()
+        r = ring[2]
+        n2 += (w_own & r).bit_count() - (b_own & r).bit_count()
+        r = ring[3]
+        n3 += (w_own & r).bit_count() - (b_own & r).bit_count()
+    v = (weights.stacks * (w_own.bit_count() - b_own.bit_count()) + weights.material * mat
+         + weights.dvonn * ((dv & w_own).bit_count() - (dv & b_own).bit_count())
+         + weights.near1 * n1 + weights.near2 * n2 + weights.near3 * n3
+         + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
+         + weights.reach1 * r1
+         + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
+    if board.turn == WHITE:
+        return v + weights.threat * sw[2] - weights.counter * sb[2] + weights.tempo
+    return -v + weights.threat * sb[2] - weights.counter * sw[2] + weights.tempo
+
+
+def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """A phase-2 position's value for the player to move, in hundredths of a piece."""
+    return value(board, weights, side_terms(board, WHITE), side_terms(board, 1 - WHITE))
+
+
+def dot(weights: Weights, term_values) -> int:
+    """The weighted sum of `terms()`: what evaluate() computes."""
+    return sum(w * t for w, t in zip(astuple(weights), term_values))
+
+
+def final_value(board: Board) -> int:
+    """A finished game's value for the player to move: win or loss, plus the margin."""
+    w, b = board.score()
+    diff = w - b if board.turn == WHITE else b - w
+    return WIN + diff if diff > 0 else -WIN + diff if diff < 0 else 0
