@@ -69,22 +69,25 @@ DEFAULT_WEIGHTS = Weights()
 TERM_NAMES = tuple(f.name for f in fields(Weights))
 
 
-def side_terms(board: Board, player: int) -> tuple[int, int, int, int]:
-    """(moves, mobile stacks, catch, landing spaces) of `player`, in one pass over its stacks.
+def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
+    """(moves, mobile stacks, catch, landing spaces, material) of `player`, in one pass over
+    its stacks.
 
     Moves and mobile stacks as the rules count them, counted without listing them; catch is
     the height of the tallest enemy-topped stack `player` could move onto (0: none); landing
-    spaces is the bit mask (padded bits) of every space one of its moves ends on. Checked
-    against the reference engine in tests/test_rules_differential.py.
+    spaces is the bit mask (padded bits) of every space one of its moves ends on; material
+    the pieces in the stacks it tops. Checked against the reference engine in
+    tests/test_rules_differential.py.
 
     >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
     >>> side_terms(b, WHITE)[:3], len(b.moves_of(WHITE))
     ((2, 1, 3), 2)
     """
     occ = board._occ
+    one = board._one
     own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
     mob = own & ~surrounded(occ)
-    single = mob & board._one
+    single = mob & one
     moves = stacks = targets = 0
     if single:
         n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
@@ -94,28 +97,31 @@ def side_terms(board: Board, player: int) -> tuple[int, int, int, int]:
         stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13)
                             | (occ << 13))).bit_count()
         targets = n1 | n2 | n3 | n4 | n5 | n6
-    tall = mob & ~board._one
+    material = (own & one).bit_count()
+    tall = own & ~one
     st = board._st
     while tall:
         low = tall & -tall
         ps = low.bit_length() - 1
         tall ^= low
         h = len(st[ps])
-        if h <= MAX_MOBILE_HEIGHT:
+        material += h
+        if mob & low and h <= MAX_MOBILE_HEIGHT:
             t = DEST[ps][h] & occ
             if t:
                 moves += t.bit_count()
                 stacks += 1
                 targets |= t
-    best = 0
     prey = targets & enemy
+    best = 1 if prey else 0
+    prey &= ~one  # only taller stacks can beat 1
     while prey:
         low = prey & -prey
         h = len(st[low.bit_length() - 1])
         if h > best:
             best = h
         prey ^= low
-    return moves, stacks, best, targets
+    return moves, stacks, best, targets, material
 
 
 def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
@@ -160,20 +166,8 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
     The same as the dot product of `terms()` and the weights, written out: this runs at every
     leaf of the search.
     """
-    st = board._st
     w_own, b_own, dv = board._w, board._b, board._dv
-    one = board._one
-    mat = (w_own & one).bit_count() - (b_own & one).bit_count()
-    tall = w_own & ~one
-    while tall:
-        low = tall & -tall
-        mat += len(st[low.bit_length() - 1])
-        tall ^= low
-    tall = b_own & ~one
-    while tall:
-        low = tall & -tall
-        mat -= len(st[low.bit_length() - 1])
-        tall ^= low
+    mat = sw[4] - sb[4]
     wt, bt = sw[3], sb[3]
     n1 = n2 = n3 = r1 = 0
     d = dv
