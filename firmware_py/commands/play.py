@@ -49,6 +49,22 @@ def add_computer_arguments(parser) -> None:
                                          "the LEDs show its ply, a person carries it out")
     parser.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="1-5",
                         help="the computer's strength (time per move; default 3)")
+    parser.add_argument("--game", type=_positive_seconds, default=None, metavar="SECONDS",
+                        help="instead of the level's time per move, this much thinking time "
+                             "for the computer's whole game, shared out move by move (like "
+                             "the match player ai:LEVEL,game=SECONDS)")
+
+
+def _positive_seconds(text: str) -> float:
+    import argparse
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return seconds
 
 
 def thinkers_from(args) -> list:
@@ -57,7 +73,9 @@ def thinkers_from(args) -> list:
         return []
     from ..ai import Thinker
     from ..rules import BLACK, WHITE
-    return [Thinker({"white": WHITE, "black": BLACK}[c], level=args.level) for c in set(args.ai)]
+    game = getattr(args, "game", None)
+    return [Thinker({"white": WHITE, "black": BLACK}[c], level=args.level, game=game)
+            for c in set(args.ai)]
 
 
 def tags_from(args) -> dict[str, str]:
