@@ -28,11 +28,11 @@ def play(sim, c, max_s: float = 900.0, during=None):
             during(c)
         st = c.state
         truth = players.truth
-        if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c._rivals:
+        if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c.questions.rivals:
             # a person reads the question and knows what they played: "did you play X?"
             # (confirm if so) or "did you land on e3 (faulty)? ... or lift the one you landed on"
             done = [p for p in truth.move_stack[st.board.ply_count:] if not p.is_pass]
-            said = [p for p in c._rivals[0].plies if not p.is_pass]
+            said = [p for p in c.questions.rivals[0].plies if not p.is_pass]
             if st.message.startswith("did you play"):
                 if done == said:
                     c.button("confirm")

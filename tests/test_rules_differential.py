@@ -12,8 +12,8 @@ import random
 import pytest
 
 from firmware_py.ai import side_terms
-from firmware_py.bench_rules import playout, random_game
 from firmware_py.rules import BLACK, PASS, P2S, S2P, WHITE, Board, Ply
+from firmware_py.tools.bench_rules import playout, random_game
 from tests.reference_rules import RefGame
 
 GAMES = int(os.environ.get("DVONN_DIFF_GAMES", "150"))

@@ -37,7 +37,7 @@ def register(bench_subparsers) -> None:
 
 def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
     """Figures for one noise level over `games` autoplayed games."""
-    from .autoplay import play_game, quantile_ms
+    from sim.autoplay import play_game, quantile_ms
 
     results = [play_game(seed=seed + i, noise=level, mistakes=mistakes) for i in range(games)]
     plies = sum(r.auto + r.asked for r in results)
