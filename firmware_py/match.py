@@ -188,6 +188,24 @@ def read_openings(path) -> list[tuple[int, list[Ply]]]:
     return out
 
 
+def play_openings(spec: str, count: int, seed: int = 0) -> list[tuple[int, list[Ply]]]:
+    """`count` placement phases of SPEC against itself, numbered 1..count: openings for
+    play_match that neither side of a match chose (e.g. `ai:classic` for the new engine).
+
+    >>> [(n, len(plies)) for n, plies in play_openings("random", 2)]
+    [(1, 49), (2, 49)]
+    """
+    out = []
+    for n in range(1, count + 1):
+        s1, s2 = game_seeds(seed, n)
+        players = (parse_spec(spec, s1), parse_spec(spec, s2))
+        board = Board()
+        while board.ply_count < N_PLACEMENTS:
+            board.push(players[board.turn](board.copy()))
+        out.append((n, list(board.move_stack)))
+    return out
+
+
 def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tuple[
         Board, list[float], list[int], list[float]]:
     """Play one game between two callables Board -> Ply, from the plies `start` (an opening);

@@ -11,7 +11,10 @@ def test_match_list_covers_the_targets():
     assert names[:3] == ["default vs random", "default vs greedy", "default (Pi budget) vs greedy"]
     ladder = bench_ai.matches(10, 4, "ladder")
     assert len(ladder) == len(ai.LEVEL_NODES) - 1
-    assert ladder[0][1:] == ("ai:2,nodes=8000", "ai:1,nodes=2000", 4)
+    assert ladder[0][1:] == ("ai:2,nodes=8000", "ai:1,nodes=2000", 4, False)
+    classic = bench_ai.matches(10, 4, "classic", classic_games=100)
+    assert [m[1:] for m in classic] == [("ai:3,nodes=20000", "ai:classic,nodes=20000", 100, s)
+                                         for s in (False, True)]
 
 
 def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
@@ -21,6 +24,18 @@ def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
     row = json.loads(line)
     assert row["match"] == "default (Pi budget) vs greedy" and row["games"] == 2
     assert row["first"] == "ai:3,nodes=100"
+
+
+def test_classic_match_from_shared_placements(capsys, monkeypatch):
+    monkeypatch.setattr(ai, "LEVEL_NODES", {1: 100, 2: 200, 3: 300, 4: 800, 5: 1600})
+    monkeypatch.setattr(bench_ai.classic, "LEVEL_NODES", {3: 200})
+    monkeypatch.setattr(bench_ai, "OPENINGS_BY", "random")
+    assert bench_ai.main(["--only", "classic", "--classic-games", "2", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["match"] for r in rows] == ["default vs classic",
+                                         "default vs classic, same placements"]
+    assert rows[1]["first"] == "ai:3,nodes=300" and rows[1]["second"] == "ai:classic,nodes=200"
+    assert all(r["games"] == 2 for r in rows)
 
 
 def test_ladder_can_be_limited_to_some_levels():
