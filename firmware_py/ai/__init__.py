@@ -29,7 +29,8 @@ from ..rules import N_PLACEMENTS, Board, Ply
 from .clock import GameClock
 from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_value, side_terms,
                          terms)
-from .placement import DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, place_value
+from .placement import (DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, choose_placement,
+                        place_value, placement_scores)
 from .search import FRONTIER_MARGINS, SearchResult, Searcher
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
@@ -41,10 +42,9 @@ LEVEL_NODES = {1: 2_000, 2: 8_000, 3: 20_000, 4: 60_000, 5: 200_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
 LEVEL_DEPTHS = {1: 1, 2: 3}
-# Placements more than this many from phase 2 are searched at most PLACEMENT_DEPTH plies deep
-# (over the placement evaluation); the last ones as deep as the limits allow, into phase 2.
+# The last placements, this many from phase 2, are searched (into phase 2); the others are
+# chosen by `placement.choose_placement`.
 PLACEMENT_SEARCH_EMPTIES = 3
-PLACEMENT_DEPTH = 3
 
 
 def level_seconds(level: int) -> float:
@@ -76,12 +76,10 @@ def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None 
         soft, limit_seconds = clock.allot(board)
     if depth is None:
         depth = LEVEL_DEPTHS.get(int(level))
-    if board.ply_count < 3:  # the DVONN pieces: placed by rule, not searched
-        ply = choose_dvonn(board, rng)
+    if board.ply_count < N_PLACEMENTS - PLACEMENT_SEARCH_EMPTIES:  # placed by rule
+        ply = choose_dvonn(board, rng) if board.ply_count < 3 else choose_placement(board, rng)
         result = SearchResult(ply, 0, 0, 0, time.perf_counter() - start, [ply])
     else:
-        if N_PLACEMENTS - board.ply_count > PLACEMENT_SEARCH_EMPTIES:
-            depth = min(depth or PLACEMENT_DEPTH, PLACEMENT_DEPTH)
         searcher = searcher if searcher is not None else Searcher(rng)
         result = searcher.search(board, seconds=limit_seconds, nodes=nodes, depth=depth,
                                  soft=soft)
@@ -184,4 +182,5 @@ __all__ = ["choose", "choose_ply", "Thinker", "Searcher", "SearchResult", "GameC
            "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",
-           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "PLACEMENT_DEPTH"]
+           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "choose_placement",
+           "placement_scores"]
