@@ -291,3 +291,15 @@ def test_game_clock_shares_out_the_time_and_is_charged():
     assert clock.left < 30.0
     with pytest.raises(ValueError, match="positive"):
         ai.GameClock(0)
+
+
+@pytest.mark.parametrize("name", ["firmware_py.ai", "firmware_py.ai.search",
+                                  "firmware_py.ai.evaluation", "firmware_py.ai.placement",
+                                  "firmware_py.ai.clock", "firmware_py.match"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(name),
+                                        optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0

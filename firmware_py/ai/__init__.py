@@ -1,12 +1,11 @@
 """The computer opponent: `choose_ply(board, level, rng)` and, for live play, `Thinker`.
 
-One search serves both phases (`search.py`): placements are searched a few plies deep over a
-placement evaluation (`placement.py`: distance to the DVONN pieces, clumps, the edge), the
-moving phase deeper over an evaluation built on distance to the DVONN pieces whose weights
-are fitted to self-play games (`evaluation.py`, fitted by `python -m firmware_py.ai.tune`).
-The DVONN pieces go where they leave every space nearest to one. A level is a time per move
-(`LEVEL_TIMES`), or with `GameClock` a time for the whole game (`clock.py`). `classic.py` is
-the engine as it was before, kept as a yardstick (`ai:classic`).
+The DVONN pieces go where they leave every space nearest to one, the other placements by
+per-space scores until the last three, which the search (`search.py`) takes into the moving
+phase; there it searches over an evaluation built on distance to the DVONN pieces
+(`evaluation.py`; `python -m firmware_py.ai.tune` fits its weights to self-play games). A level
+is a time per move (`LEVEL_TIMES`), or with `GameClock` a time for the whole game (`clock.py`).
+`classic.py` is the engine as it was before, kept as a yardstick (`ai:classic`).
 
 A search stops at whichever limit comes first: time (what levels use; the lowest levels also
 have a depth cap), nodes or depth (what tests and fair comparisons use: deterministic given

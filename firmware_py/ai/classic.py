@@ -1,7 +1,7 @@
 """The computer opponent as it was before issue 15 (`ai:classic`): a yardstick for the new one.
 
-Kept unchanged so that `dvonn-board strength` can measure the engine in `firmware_py.ai` against
-it. Do not improve it: a stronger yardstick would make old figures incomparable.
+Kept unchanged so that `python -m firmware_py.tools.bench_ai --only classic` can measure the
+engine in `firmware_py.ai` against it. Do not improve it: a stronger yardstick would make old figures incomparable.
 
 Its placement heuristics, then alpha-beta search for the moving phase:
 

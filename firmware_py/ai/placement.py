@@ -1,9 +1,10 @@
 """The placement phase (phase 1): where the DVONN pieces go, and how good a half-filled board is.
 
 Most DVONN games are decided here: a piece placed far from the DVONN pieces is cut off early in
-phase 2, and pieces clumped together can only stack on each other. The search (`search.py`)
-searches placements like moves, two or three plies deep, and scores its leaves with
-`place_value`, which for each player counts
+phase 2, and pieces clumped together can only stack on each other. The placements are chosen
+by `choose_placement` (per-space scores, see there for why) until the last few, which the
+search (`search.py`) searches into phase 2. Its iterations too shallow to reach phase 2 score
+their leaves with `place_value`, which for each player counts
 
   near1..3  its pieces 1, 2 and 3 spaces from each DVONN piece (near two of them: twice)
   far       its pieces 4 or more spaces from every DVONN piece (the first to be cut off)
@@ -11,8 +12,7 @@ searches placements like moves, two or three plies deep, and scores its leaves w
   edge      its pieces on the edge of the board (the only ones that can move at first)
   attack    its edge pieces next to an enemy piece (a capture ready for the first moves)
 
-and takes the difference (the player to place minus the other). The last few placements are
-searched into phase 2, where the moving-phase evaluation takes over.
+and takes the difference (the player to place minus the other).
 
 The DVONN pieces (the first three placements) are not searched: each goes where it makes the
 summed squared distance from every space to its nearest DVONN piece smallest, so that as many
