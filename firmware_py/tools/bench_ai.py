@@ -37,31 +37,36 @@ PI_SLOWDOWN = 4  # a Raspberry Pi 4 runs this code 3-5x slower than the developm
 OPENINGS_BY = "ai:classic,nodes=2000"  # who plays the shared placement phases
 
 
-def level_nodes(level: int) -> int:
-    return ai.LEVEL_NODES[level]
+def level_nodes(level: int, scale: float = 1.0, table: dict[int, int] | None = None) -> int:
+    return max(1, round((table or ai.LEVEL_NODES)[level] * scale))
 
 
 def matches(games: int, ladder_games: int, only: str | None,
-            levels: tuple[int, int] | None = None,
-            classic_games: int = 100) -> list[tuple[str, str, str, int, bool]]:
-    """(name, first SPEC, second SPEC, games, from shared openings) of each match to play."""
+            levels: tuple[int, int] | None = None, classic_games: int = 100,
+            scale: float = 1.0) -> list[tuple[str, str, str, int, bool]]:
+    """(name, first SPEC, second SPEC, games, from shared openings) of each match to play.
+    scale: multiplies every node budget (e.g. 0.15 for quicker matches that keep the ratios)."""
+    def budget(level: int, table: dict[int, int] | None = None) -> int:
+        return level_nodes(level, scale, table)
+
     d = ai.DEFAULT_LEVEL
     out = []
     if only in (None, "default"):
         out += [("default vs random", f"ai:{d}", "random", games, False),
                 ("default vs greedy", f"ai:{d}", "greedy", games, False)]
     if only in (None, "pi"):
-        pi_nodes = level_nodes(d) // PI_SLOWDOWN
+        pi_nodes = budget(d) // PI_SLOWDOWN
         out += [("default (Pi budget) vs greedy", f"ai:{d},nodes={pi_nodes}", "greedy", games,
                  False)]
     if only in (None, "ladder"):
         lo, hi = levels or (min(ai.LEVEL_NODES), max(ai.LEVEL_NODES))
         ladder = [lv for lv in sorted(ai.LEVEL_NODES) if lo <= lv <= hi]
         for low, high in zip(ladder, ladder[1:]):
-            out.append((f"level {high} vs level {low}", f"ai:{high},nodes={level_nodes(high)}",
-                        f"ai:{low},nodes={level_nodes(low)}", ladder_games, False))
+            out.append((f"level {high} vs level {low}", f"ai:{high},nodes={budget(high)}",
+                        f"ai:{low},nodes={budget(low)}", ladder_games, False))
     if only in (None, "classic"):
-        new, old = f"ai:{d},nodes={level_nodes(d)}", f"ai:classic,nodes={classic.LEVEL_NODES[d]}"
+        new = f"ai:{d},nodes={budget(d)}"
+        old = f"ai:classic,nodes={budget(d, classic.LEVEL_NODES)}"
         out += [("default vs classic", new, old, classic_games, False),
                 ("default vs classic, same placements", new, old, classic_games, True)]
     return out
@@ -74,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ladder-games", type=int, default=20, help="games per level pair")
     p.add_argument("--classic-games", type=int, default=100,
                    help="games per match against ai:classic")
+    p.add_argument("--budget-scale", type=float, default=1.0, metavar="F",
+                   help="multiply every node budget by F (e.g. 0.15: quicker matches, the "
+                        "same ratios between the players)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", choices=("default", "pi", "ladder", "classic"))
     p.add_argument("--levels", metavar="LOW-HIGH", default=None,
@@ -95,8 +103,11 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
     print(f"default level {ai.DEFAULT_LEVEL}; level seconds {ai.LEVEL_TIMES}; "
           f"level nodes {ai.LEVEL_NODES}; level depth caps {ai.LEVEL_DEPTHS}", file=sys.stderr)
+    if not args.budget_scale > 0:
+        p.error(f"--budget-scale {args.budget_scale}: must be more than 0")
     for name, first, second, n, shared in matches(args.games, args.ladder_games, args.only,
-                                                  levels, args.classic_games):
+                                                  levels, args.classic_games,
+                                                  args.budget_scale):
         t0 = time.perf_counter()
         openings = play_openings(OPENINGS_BY, (n + 1) // 2, args.seed) if shared else None
         _, summary = play_match(first, second, n, args.seed, on_game=progress,
