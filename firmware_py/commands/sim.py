@@ -128,6 +128,10 @@ def run_autoplay(args) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         print(f"{prog}: --mistakes must be in 0..1, not {args.mistakes}", file=sys.stderr)
         return 2
+    if getattr(args, "game", None) is not None:
+        print(f"{prog}: --game does not apply to --autoplay (there the level is a node "
+              "budget, so that a game repeats on any machine)", file=sys.stderr)
+        return 2
     try:
         noise = _noise(args.noise)
     except ValueError as e:
