@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass
 
 from ..rules import DEST, MAX_MOBILE_HEIGHT, P2S, S2P, W, WHITE, Board, surrounded
 from ..spaces import N_SPACES, distance
@@ -68,7 +68,6 @@ ai:classic where these scored 13-7: the fit predicts outcomes from quiet feature
 search leans on the capture terms at its leaves. With the old engine's weights plus the
 distance terms, from the same 15 placement phases: 16-2-12 against ai:classic; these, 17-0-13."""
 DEFAULT_WEIGHTS = Weights()
-TERM_NAMES = tuple(f.name for f in fields(Weights))
 
 
 def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
@@ -198,11 +197,6 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
 def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """A phase-2 position's value for the player to move, in hundredths of a piece."""
     return value(board, weights, side_terms(board, WHITE), side_terms(board, 1 - WHITE))
-
-
-def dot(weights: Weights, term_values) -> int:
-    """The weighted sum of `terms()`: what evaluate() computes."""
-    return sum(w * t for w, t in zip(astuple(weights), term_values))
 
 
 def final_value(board: Board) -> int:

@@ -81,9 +81,6 @@ class Table:
         else:
             slots[i + 1] = entry
 
-    def __len__(self) -> int:
-        return sum(1 for e in self.slots if e is not None)
-
 
 class _Stop(Exception):
     """Raised inside the search when a limit is reached."""
