@@ -53,6 +53,13 @@ class FaultWatch:
         self.suspect_since: float | None = None
         self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
 
+    def reset(self) -> None:
+        """Trust every sensor again (a new game checks them all afresh)."""
+        self.faulty.clear()  # in place: the reference shares it
+        self.inference.unreliable = frozenset()
+        self.suspects, self.suspect_since = [], None
+        self._frozen.clear()
+
     def __contains__(self, space: int) -> bool:
         return space in self.faulty
 

@@ -16,9 +16,9 @@ suspect (`FaultWatch.offer`), and confirm plays on without it.
 from __future__ import annotations
 
 from .faults import names
-from .inference import Decision
-from .rules import Board
-from .spaces import N_SPACES, SPACES
+from .inference import Candidate, Decision
+from .rules import BLACK, PLAYER_NAMES, WHITE, Board
+from .spaces import N_SPACES, NEIGHBOURS, SPACES
 
 PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
 
@@ -93,7 +93,7 @@ class Mismatch:
         st.mode = "error"
         if cand.kind == "badlift":
             st.error = [cand.src]
-            st.message = f"the stack on {SPACES[cand.src]} may not move now: put it back"
+            st.message = not_movable_text(st.board, cand.src)
         else:
             st.lifted = cand.src
             st.destinations = st.board.destinations(cand.src)
@@ -128,9 +128,21 @@ class Mismatch:
             self.stats["resyncs"] += 1
         st.mode = "unexplained"
         st.missing, st.extra = list(lost), list(extra)
+        if not lost and not extra and snap is not None and self.reference.values is not None:
+            # Every stack where it belongs, but some read wrong: name and light those.
+            st.error = self.reference.misfits(self.inference, self.recorded(st.board, pending),
+                                              snap)[:3]
         st.message = "the board does not match the game: " + difference_text(st)
         if len(lost) + len(extra) == 1:
             st.message += self.faults.offer((list(lost) + list(extra))[0])
+
+    @staticmethod
+    def recorded(board: Board, pending):
+        """The recorded position as a candidate (cut-off stacks `pending` still standing)."""
+        stacks = board.stacks()
+        for s, stack in pending.items():
+            stacks[s] = stack
+        return Candidate("match", (), board, stacks, frozenset(pending))
 
     def difference(self, board: Board, snap, pending) -> tuple[list, list]:
         """(missing, extra): the spaces whose occupancy differs from the game's."""
@@ -151,11 +163,38 @@ class Mismatch:
             st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
 
 
+def why_not_movable(board: Board, s: int) -> str:
+    """Why the stack on `s` may not move now, in the players' words.
+
+    >>> from firmware_py.rules import Ply
+    >>> board = Board(); board.push(Ply.parse("e3"))
+    >>> why_not_movable(board, board.stacks().index(("D",)))
+    'pieces are still being placed'
+    """
+    stack = board.stacks()[s]
+    if board.phase == 1:
+        return "pieces are still being placed"
+    if stack == ("D",):
+        return "a DVONN piece alone never moves"
+    top = {"W": WHITE, "B": BLACK}.get(stack[-1])
+    if top is None:
+        return "no player controls it"
+    if top != board.turn:
+        return f"it is {PLAYER_NAMES[top]}'s and {PLAYER_NAMES[board.turn]} is to move"
+    stacks = board.stacks()
+    if len(NEIGHBOURS[s]) == 6 and all(stacks[n] for n in NEIGHBOURS[s]):
+        return "it is surrounded on all 6 sides"
+    return f"a stack of {len(stack)} has no space to land on"
+
+
+def not_movable_text(board: Board, s: int) -> str:
+    return f"the stack on {SPACES[s]} may not move now ({why_not_movable(board, s)}): put it back"
+
+
 def error_text(board: Board, d: Decision) -> str:
     """The message for something illegal on the board."""
     if d.illegal_lift:
-        s = d.illegal_lift[0]
-        return f"the stack on {SPACES[s]} may not move now: put it back"
+        return not_movable_text(board, d.illegal_lift[0])
     if board.phase == 1 and len(d.extra) == 1:
         want = PIECE_NAMES[board.piece_to_place()]
         return f"{SPACES[d.extra[0]]}: wrong piece, a {want} piece is to be placed"
@@ -163,10 +202,14 @@ def error_text(board: Board, d: Decision) -> str:
 
 
 def difference_text(st) -> str:
-    """'put back a1; take off c3' from the state's missing and extra spaces."""
+    """'put back a1; take off c3' from the state's missing and extra spaces (or the spaces
+    that read wrong, `error`)."""
     parts = []
     if st.missing:
         parts.append("put back " + names(st.missing))
     if st.extra:
         parts.append("take off " + names(st.extra))
+    if not parts and st.error:
+        parts.append(f"check the stacks on {names(st.error)} (they read differently from the "
+                     "game: a piece missing from a stack, or one too many?)")
     return "; ".join(parts) or "check the stacks"

@@ -123,6 +123,9 @@ class Questions:
         st.ask = ask
         st.message = (f"which did you land on: {names(ask)}? lift it and set it back "
                       "(or press confirm for " + SPACES[ask[0]] + ")")
+        if len(ask) == 1:
+            st.message = (f"did you land on {SPACES[ask[0]]}? press confirm, or lift it and set "
+                          "it back")
         if blind:
             st.message = (f"did you land on {SPACES[ask[0]]} (its sensor is faulty)? press "
                           "confirm" + (f"; or lift the one you landed on, {names(ask[1:])}, "

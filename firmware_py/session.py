@@ -33,7 +33,7 @@ from collections import deque
 from typing import Callable, Sequence
 
 from . import guidance
-from .errors import LinkLost
+from .errors import FirmwareMismatch, LinkLost
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
 from .rules import PASS, Board, Ply
 from .spaces import N_SPACES, SPACES
@@ -116,6 +116,7 @@ class Session:
         self.own_store = own_store
         self.clock = clock
         self.link_lost = False
+        self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
         self.resumed = False
@@ -144,8 +145,9 @@ class Session:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
         state = self.controller.state
         if self.link_lost:
+            why = f"; {self.link_why}" if self.link_why else ""
             return dataclasses.replace(state, mode="link_lost",
-                                       message="scanner link lost: play paused")
+                                       message=f"scanner link lost: play paused{why}")
         return state
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
@@ -187,6 +189,8 @@ class Session:
         try:
             frame = self.source.read_frame(timeout)
         except LinkLost as e:
+            # the scanner's own fault (another firmware version) is shown: the player must act
+            self.link_why = str(e) if isinstance(e, FirmwareMismatch) else ""
             if not self.link_lost:
                 log.warning("scanner link lost: %s", e)
                 self.link_lost = True

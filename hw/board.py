@@ -8,8 +8,9 @@
 profile            sensors              LEDs
 =================  ===================  ====================================================
 scanner "serial"   SerialScanner        driver "serial": the same SerialScanner object
-scanner "direct"   DirectScanner        driver "ws281x": Ws281xStrip; "serial": a
-                                        SerialScanner used only for LED frames; "none"
+scanner "direct"   DirectScanner        driver "ws281x": Ws281xStrip; "pio" (Pi 5):
+                                        PioStrip; "serial": a SerialScanner used only
+                                        for LED frames; "none"
 =================  ===================  ====================================================
 
 Buttons come from the profile's ``[buttons]`` table on the Pi's GPIO; where there is no GPIO
@@ -86,6 +87,9 @@ def open_board(profile: Profile | str | Path | None = None, port: str | None = N
                 opened.append(leds)
         elif driver == "ws281x":
             leds = leds_mod.Ws281xStrip.from_profile(profile)
+            opened.append(leds)
+        elif driver == "pio":
+            leds = leds_mod.PioStrip.from_profile(profile)
             opened.append(leds)
         else:
             leds = leds_mod.NoLeds()

@@ -2,10 +2,11 @@
 
 A profile names, for each of the 49 spaces, the sensor channel (multiplexer + input) and the LED
 index, and describes the scanner (serial microcontroller or the Pi's own SPI ADC), the ADC, the
-multiplexer select pins, the sensors, the LED strip, the buttons and the piece magnets. Two
-profiles ship with the package: ``default`` (an RP2040 scanner on USB serial, which also drives
-the LEDs: the reference wiring in ``hw/README.md``) and ``direct`` (the Pi reads an MCP3208 and
-drives the strip itself).
+multiplexer select pins, the sensors, the LED strip, the buttons, the piece magnets and the
+board's mechanical geometry (``[geometry]``: `hw.geometry`). Three profiles ship with the
+package: ``default`` (an RP2040 scanner on USB serial, which also drives the LEDs: the
+reference wiring in ``hw/README.md``), ``direct`` (the Pi reads an MCP3208 and drives the strip
+itself with rpi_ws281x) and ``direct-pi5`` (the same on a Pi 5, LEDs through ws2812-pio).
 
 >>> profile = load_profile()                 # the packaged default
 >>> profile.adc.max, profile.scanner.kind
@@ -29,9 +30,11 @@ from typing import Any
 from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 
+from .geometry import Geometry
+
 ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
 SCANNER_KINDS = ("serial", "direct")
-LED_DRIVERS = ("serial", "ws281x", "none")
+LED_DRIVERS = ("serial", "ws281x", "pio", "none")
 LED_TYPES = ("WS2812", "WS2812B", "WS2811", "SK6812", "SK6812MINI")  # 3 bytes per LED
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PIECE_KINDS = ("white", "black", "dvonn")
@@ -97,6 +100,7 @@ class LedConfig:
     channel: int = 0
     invert: bool = False
     status: tuple[int, ...] = ()  # LED index of each status LED, in LedFrame.status order
+    device: str = "/dev/leds0"  # driver "pio": the Pi 5 kernel's ws2812-pio device
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,7 @@ class Profile:
     magnets: dict[str, Magnet]
     spaces: tuple[SpaceWiring, ...]
     source: str = "<string>"
+    geometry: Geometry = field(default_factory=Geometry)
 
     @property
     def channels(self) -> tuple[int, ...]:
@@ -305,6 +310,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         channel=t.get("channel", int, 0, lambda v: v in (0, 1), "PWM channel 0 or 1"),
         invert=t.get("invert", bool, False),
         status=_int_list(t, "status", [], None, lambda v: 0 <= v < count, f"an LED index 0..{count - 1}"),
+        device=t.get("device", str, LedConfig.device),
     )
     t.done()
 
@@ -337,12 +343,27 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
             m.done()
         t.done()
 
+    geometry = _geometry(top.table("geometry") or _Table({}, "geometry"))
     spaces = _spaces(top.table("spaces", required=True), mux, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
-                      buttons=buttons, magnets=magnets, spaces=spaces, source=source)
+                      buttons=buttons, magnets=magnets, spaces=spaces, source=source,
+                      geometry=geometry)
     _check_pins(profile)
     return profile
+
+
+def _geometry(t: _Table) -> Geometry:
+    """The [geometry] table: every key a length in mm > 0, defaulting to the reference board."""
+    defaults = Geometry()
+    values = {name: t.get(name, float, getattr(defaults, name), lambda v: 0 < v <= 1000,
+                          "a length in mm, 0..1000")
+              for name in defaults.__dataclass_fields__}
+    t.done()
+    geometry = Geometry(**values)
+    for key, problem in geometry.problems():
+        raise ProfileError(t.path(key), problem)
+    return geometry
 
 
 def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
@@ -384,7 +405,7 @@ def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ..
 
 def _check_pins(p: Profile) -> None:
     """The Pi's GPIOs used twice (only those the Pi itself drives)."""
-    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver != "ws281x":
+    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver not in ("ws281x", "pio"):
         return
     owner: dict[int, str] = {}
     uses: list[tuple[str, int]] = []
@@ -392,7 +413,7 @@ def _check_pins(p: Profile) -> None:
         uses += [(f"mux.select[{i}]", pin) for i, pin in enumerate(p.mux.select)]
         spi = {0: (8, 9, 10, 11), 1: (16, 19, 20, 21)}[p.adc.spi_port]
         uses += [(f"adc.spi_port ({p.adc.type} on SPI{p.adc.spi_port})", pin) for pin in spi]
-    if p.leds.driver == "ws281x":
+    if p.leds.driver in ("ws281x", "pio"):
         uses.append(("leds.gpio", p.leds.gpio))
     if p.buttons is not None:
         uses += [(f"buttons.{event}", pin) for event, pin in p.buttons.pins.items()]

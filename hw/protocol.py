@@ -5,7 +5,7 @@ on MicroPython (the RP2040 firmware in ``hw/firmware``: copy this file onto the 
 ``main.py``). So it uses only what both have: no dataclasses, typing, f-string tricks or
 ``__future__``; only ``struct`` with ``<``, ``B``, ``H``, ``I``.
 
-Wire format (protocol version 1)
+Wire format (protocol version 2)
 --------------------------------
 Each message is one *packet*, COBS-encoded and ended by a single zero byte (the delimiter)::
 
@@ -27,9 +27,11 @@ Message types (body layouts)
 code  name            dir   body
 ====  ==============  ====  ===============================================================
 0x01  HELLO           both  version:u8 role:u8 (0 host, 1 scanner) adc_bits:u8 channels:u8
-                            leds:u16 rate_hz:u16 name:utf-8 (rest). The host sends one on
-                            opening the port; the scanner answers with its own (and sends one
-                            when it starts).
+                            leds:u16 rate_hz:u16 firmware:u16 name:utf-8 (rest). The host
+                            sends one on opening the port; the scanner answers with its own
+                            (and sends one when it starts). ``firmware`` is the scanner's
+                            FIRMWARE_VERSION (hw/firmware/scanner.py); the host refuses
+                            frames from any other (0 from the host).
 0x02  PING            down  token:u32
 0x03  PONG            up    token:u32 then the scanner's receive counters as u16s:
                             frames bad_crc truncated gaps (saturating at 65535)
@@ -55,7 +57,7 @@ Example::
 
 import struct
 
-VERSION = 1
+VERSION = 2  # 2: HELLO carries the firmware version
 DELIMITER = 0
 
 HELLO = 0x01
@@ -228,6 +230,7 @@ class Decoder:
         self.bad_crc = 0
         self.bad_version = 0
         self.too_long = 0
+        self.other_version = None  # the version byte of the last packet dropped for it
 
     def resync(self):
         """Forget a partly received packet (after reopening the port), counting it as garbage."""
@@ -287,6 +290,7 @@ class Decoder:
         version, kind, seq = struct.unpack("<BBH", frame[:HEADER])
         if version != VERSION:
             self.bad_version += 1
+            self.other_version = version
             self.garbage_bytes += len(packet)
             return None
         self.frames += 1
@@ -326,18 +330,19 @@ class SeqTracker:
 # ---------------------------------------------------------------------------- bodies
 
 
-def hello_body(role, adc_bits=0, channels=0, leds=0, rate_hz=0, name=""):
-    return struct.pack("<BBBBHH", VERSION, role, adc_bits, channels, leds, rate_hz) + \
+def hello_body(role, adc_bits=0, channels=0, leds=0, rate_hz=0, name="", firmware=0):
+    return struct.pack("<BBBBHHH", VERSION, role, adc_bits, channels, leds, rate_hz, firmware) + \
         name.encode("utf-8")[:32]
 
 
 def parse_hello(body):
-    """A dict: version, role, adc_bits, channels, leds, rate_hz, name."""
-    if len(body) < 8:
-        raise ValueError("HELLO body of %d bytes, need at least 8" % len(body))
-    version, role, adc_bits, channels, leds, rate_hz = struct.unpack("<BBBBHH", body[:8])
+    """A dict: version, role, adc_bits, channels, leds, rate_hz, firmware, name."""
+    if len(body) < 10:
+        raise ValueError("HELLO body of %d bytes, need at least 10" % len(body))
+    version, role, adc_bits, channels, leds, rate_hz, firmware = struct.unpack("<BBBBHHH", body[:10])
     return {"version": version, "role": role, "adc_bits": adc_bits, "channels": channels,
-            "leds": leds, "rate_hz": rate_hz, "name": bytes(body[8:]).decode("utf-8")}
+            "leds": leds, "rate_hz": rate_hz, "firmware": firmware,
+            "name": bytes(body[10:]).decode("utf-8")}
 
 
 def ping_body(token):

@@ -13,7 +13,7 @@ from firmware_py.calibration import Calibration
 from firmware_py.inference import Candidate, Decision, Inference
 from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.settle import Snapshot
-from firmware_py.spaces import INDEX, N_SPACES
+from firmware_py.spaces import INDEX, N_SPACES, SPACES
 from firmware_py.state import BoardState
 from tests.simgames import placed_board
 
@@ -209,3 +209,55 @@ def test_the_reference_follows_drift_on_empty_spaces_only():
     assert cal.baseline[F3] > base[F3] + 1.0  # followed
     assert cal.baseline[E3] == base[E3]       # under a stack: not a baseline reading
     assert ref.stacks == stacks and ref.values == tuple(drifted)
+
+
+def test_a_stack_that_may_not_move_says_why():
+    from firmware_py.spaces import NEIGHBOURS
+    from tests.simgames import midgame_board
+
+    board = midgame_board(5)
+    stacks = board.stacks()
+    theirs = next(s for s, st in enumerate(stacks)
+                  if st and st[-1] == ("B" if board.turn == WHITE else "W"))
+    assert "is to move" in mismatch.why_not_movable(board, theirs)
+    lone = [s for s, st in enumerate(stacks) if st == ("D",)]
+    for s in lone:
+        assert mismatch.why_not_movable(board, s) == "a DVONN piece alone never moves"
+    mine = "W" if board.turn == WHITE else "B"
+    walled = [s for s, st in enumerate(stacks) if st and st[-1] == mine
+              and len(NEIGHBOURS[s]) == 6 and all(stacks[n] for n in NEIGHBOURS[s])]
+    for s in walled:
+        assert mismatch.why_not_movable(board, s) == "it is surrounded on all 6 sides"
+    assert "(" in mismatch.error_text(board, Decision("unexplained", illegal_lift=[theirs]))
+
+
+def test_a_question_with_one_candidate_reads_as_one():
+    cal, inference, watch = parts()
+    board = placed_board(7)
+    move = board.legal_plies()[0]
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [cand("commit", board, [move], src=move.src, dst=move.dst)], single=True)
+    assert st.ask == [move.dst]
+    assert st.message.startswith(f"did you land on {SPACES[move.dst]}?")
+    assert "which" not in st.message
+
+
+def test_a_board_that_reads_wrong_where_every_stack_stands_names_those_spaces():
+    cal, inference, watch = parts()
+    board = Board()
+    board.push(Ply(-1, E3))  # a DVONN piece on e3
+    ref = reference.Reference(inference.model, watch.faulty)
+    ref.start_empty(snap(cal.baseline))
+    stacks = board.stacks()
+    d, _ = inference.model.delta({E3: stacks[E3]}, ref.values, ref.stacks)
+    values = list(cal.baseline)
+    for s, v in d.items():
+        values[s] += v
+    ref.set(snap(values), stacks)
+    values[E3] += 4 * cal.codes_per_mt  # still a piece there, but not the one expected
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    st = BoardState(board=board)
+    m.show(st, snap(values), pending={})
+    assert st.mode == "unexplained" and not st.missing and not st.extra
+    assert E3 in st.error and "check the stacks on e3" in st.message

@@ -22,6 +22,7 @@ from hw import serial_link
 from hw.leds import ChainEncoder
 from hw.profile import load_profile
 from hw.serial_link import SerialScanner
+from hw.firmware.scanner import FIRMWARE_VERSION
 
 
 class FakeScanner:
@@ -148,7 +149,7 @@ def test_frames_arrive_in_space_order(link):
 
 def test_opening_says_hello_and_sets_rate(link):
     fake, scanner, _ = link(rate_hz=250, oversample=16)
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 250, "dvonn-rp2040"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 250, "dvonn-rp2040", FIRMWARE_VERSION))
     assert scanner.read_frame(timeout=0.05) is None  # handles the HELLO meanwhile
     assert scanner.stats.scanner["name"] == "dvonn-rp2040"
     sent = fake.received()
@@ -162,7 +163,7 @@ def test_zero_timeout_polls_what_arrived(link):
     fake, scanner, _ = link()
     assert scanner.read_frame(timeout=0) is None
     fake.frame(readings())
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 10, 40, 50, 100, "small"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 10, 40, 50, 100, "small", FIRMWARE_VERSION))
     frame = None
     for _ in range(100_000):  # bytes cross the pty asynchronously: poll until they are there
         frame = scanner.read_frame(timeout=0)
@@ -175,7 +176,7 @@ def test_zero_timeout_polls_what_arrived(link):
 
 def test_hello_and_ping_diagnostics(link):
     fake, scanner, _ = link()
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "scanner-1"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "scanner-1", FIRMWARE_VERSION))
     fake.frame(readings())  # a frame in between is kept for read_frame
     assert scanner.hello(timeout=2)["name"] == "scanner-1"
     fake.send(p.PONG, p.pong_body(99, (5, 0, 0, 0)))  # a stale answer is ignored
