@@ -303,3 +303,19 @@ def test_docstring_examples(name):
     failed, attempted = doctest.testmod(importlib.import_module(name),
                                         optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
+
+
+def test_tuning_fits_saved_self_play_positions_and_holds_fixed_weights(tmp_path, capsys):
+    from firmware_py.ai import tune
+
+    saved = tmp_path / "positions.jsonl"
+    assert tune.main(["--games", "2", "--nodes", "100", "--seed", "3", "--save",
+                      str(saved)]) == 0
+    played = capsys.readouterr().out
+    assert "Weights(" in played and "PlacementWeights(" in played
+    assert tune.main(["--load", str(saved), "--fix", "threat=222", "--max-stacks", "40"]) == 0
+    refit = capsys.readouterr().out
+    assert "threat=222," in refit and "at most 40 stacks" in refit
+    with pytest.raises(SystemExit):
+        tune.main(["--load", str(saved), "--fix", "speed=3"])
+    assert "no weight 'speed'" in capsys.readouterr().err
