@@ -42,5 +42,9 @@ class HardwareUnavailable(DvonnError, RuntimeError):
     """A hardware driver cannot run on this machine (not a Pi, a Pi 5 for rpi_ws281x, no SPI...)."""
 
 
+class NoGpio(HardwareUnavailable):
+    """This machine has no GPIO at all (not a Raspberry Pi, or no pin library installed)."""
+
+
 class StoreError(DvonnError, RuntimeError):
     """The game database cannot do what was asked (no such game, a ply out of order, a bad file)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from dataclasses import dataclass
 
-from firmware_py.errors import HardwareUnavailable, ProfileError
+from firmware_py.errors import HardwareUnavailable, NoGpio, ProfileError
 from firmware_py.interfaces import ButtonSource, LedSink, SensorSource
 
 from .profile import Profile, load_profile
@@ -37,6 +37,7 @@ class Board:
     buttons: ButtonSource | None
     profile: Profile | None = None
     warnings: tuple[str, ...] = ()
+    gpio: bool = True  # False: the buttons found no GPIO on this machine at all
 
     def __iter__(self):  # unpack as three, like the controller wants
         return iter((self.sensors, self.leds, self.buttons))
@@ -94,18 +95,19 @@ def open_board(profile: Profile | str | Path | None = None, port: str | None = N
         else:
             leds = leds_mod.NoLeds()
 
-        buttons = None
+        buttons, gpio = None, True
         if profile.buttons is not None and profile.buttons.pins:
             from .buttons import GpioButtons
             try:
                 buttons = GpioButtons.from_profile(profile, pin_factory=pin_factory)
             except HardwareUnavailable as exc:
                 warnings.append(f"buttons disabled: {exc}")
+                gpio = not isinstance(exc, NoGpio)
     except BaseException:
         for part in reversed(opened):
             part.close()
         raise
-    return Board(sensors, leds, buttons, profile, tuple(warnings))
+    return Board(sensors, leds, buttons, profile, tuple(warnings), gpio)
 
 
 def link_stats(source) -> dict | None:

@@ -19,7 +19,10 @@ back in step at the next zero. ``seq`` counts the sender's packets (each directi
 counter, wrapping at 2**16); a jump means packets were lost. A receiver drops, and counts, a
 packet that is broken (bad COBS or too short: *truncated*), fails its CRC (*bad_crc*), carries
 another protocol version (*bad_version*) or runs past ``MAX_PACKET`` bytes without a delimiter
-(*too_long*); every byte not delivered in a good frame counts as a *garbage byte*.
+(*too_long*); every byte not delivered in a good frame counts as a *garbage byte*. A good
+packet whose ``seq`` repeats or precedes the last one is *stale* (``SeqTracker``): dropped
+and counted, never taken for new data nor for a jump of lost packets. A HELLO restarts the
+count (the sender has restarted).
 
 Message types (body layouts)
 ----------------------------
@@ -298,31 +301,47 @@ class Decoder:
 
 
 class SeqTracker:
-    """Counts gaps in a stream of received sequence numbers (u16, wrapping).
+    """Counts gaps in a stream of received sequence numbers (u16, wrapping), and tells stale
+    packets (a repeat, or one older than the last: a duplicate sent again, a reordering) apart.
 
-    >>> t = SeqTracker(); [t.check(s) for s in (5, 6, 9, 10)], t.gaps, t.lost
-    ([0, 0, 2, 0], 1, 2)
+    `check(seq)` returns how many packets went missing just before `seq` (0 or more), or
+    STALE for a stale one: the caller drops it, and it moves nothing (the packet after it is
+    not counted as lost). After `RESYNC_AFTER` stale numbers in a row the sender is taken to
+    have restarted its count (a restart whose HELLO was lost) and the numbering starts again.
+
+    >>> t = SeqTracker(); [t.check(s) for s in (5, 6, 9, 10, 7, 10, 11)], t.gaps, t.lost, t.stale
+    ([0, 0, 2, 0, -1, -1, 0], 1, 2, 2)
     """
+
+    STALE = -1
+    RESYNC_AFTER = 4
 
     def __init__(self):
         self.reset()
         self.gaps = 0
         self.lost = 0
+        self.stale = 0
 
     def reset(self):
         """Forget the last number (a new connection starts a new count)."""
         self.last = None
+        self._stale_run = 0
 
     def check(self, seq):
-        """Record `seq`; returns how many packets went missing just before it."""
+        """Record `seq`; how many packets went missing just before it, or STALE."""
         missing = 0
         if self.last is not None:
             missing = (seq - self.last - 1) & 0xFFFF
-            if missing >= 0x8000:  # a repeat or a reordering, not 60000 lost packets
-                missing = 0
+            if missing >= 0x8000:  # a repeat or an older packet, not 60000 lost ones
+                self.stale += 1
+                self._stale_run += 1
+                if self._stale_run < self.RESYNC_AFTER:
+                    return self.STALE
+                missing = 0  # the sender counts from somewhere else now: follow it
             if missing:
                 self.gaps += 1
                 self.lost += missing
+        self._stale_run = 0
         self.last = seq
         return missing
 

@@ -57,7 +57,8 @@ class LinkStats:
     too_long: int = 0
     gaps: int = 0  # jumps in the scanner's sequence numbers
     lost: int = 0  # packets missing in those jumps
-    bad_frames: int = 0  # sensor frames with a wrong body or too few channels
+    stale: int = 0  # packets repeated or older than the last one: dropped
+    bad_frames: int = 0  # sensor, HELLO or PONG packets with a wrong body
     unknown: int = 0  # packets of a type we do not use
     scanner_errors: int = 0  # ERROR packets from the scanner
     led_frames: int = 0  # LED frames sent
@@ -303,14 +304,18 @@ class SerialScanner:
             self._last_packet_at = self._clock()
         for message in messages:
             self.stats.packets += 1
-            missing = self._tracker.check(message.seq)
             kind = message.kind
+            if kind == protocol.HELLO:
+                self._tracker.reset()  # a (re)started scanner numbers from 0 again
+            missing = self._tracker.check(message.seq)
+            if missing == protocol.SeqTracker.STALE:
+                continue  # a repeat or an old packet: never new data
             if kind == protocol.SENSOR_FRAME:
                 self._sensor(message, missing)
             elif kind == protocol.HELLO:
                 self._hello(message)
             elif kind == protocol.PONG:
-                self._replies.append(message)
+                self._pong(message)
             elif kind == protocol.ERROR:
                 self.stats.scanner_errors += 1
                 try:
@@ -326,7 +331,7 @@ class SerialScanner:
                           f"dvonn-board version {protocol.VERSION}: {COPY_FIRMWARE}")
         s.garbage_bytes, s.truncated, s.bad_crc = d.garbage_bytes, d.truncated, d.bad_crc
         s.bad_version, s.too_long = d.bad_version, d.too_long
-        s.gaps, s.lost = self._tracker.gaps, self._tracker.lost
+        s.gaps, s.lost, s.stale = self._tracker.gaps, self._tracker.lost, self._tracker.stale
 
     def _sensor(self, message: protocol.Message, missing: int) -> None:
         if self.stats.mismatch:
@@ -357,6 +362,14 @@ class SerialScanner:
         t = max(t, self._last_time + 1e-6)  # never backwards, whatever the scanner does
         self._last_time = t
         return t
+
+    def _pong(self, message: protocol.Message) -> None:
+        try:
+            protocol.parse_pong(message.body)
+        except ValueError:  # e.g. an odd length: a broken scanner, not an answer
+            self.stats.bad_frames += 1
+            return
+        self._replies.append(message)
 
     def _hello(self, message: protocol.Message) -> None:
         try:
@@ -521,7 +534,9 @@ def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--p
         hello = scanner.hello()
         print("hello:", hello if hello is not None else "no answer")
         ping = scanner.ping(timeout=1.0)
-        if ping is not None:
+        if ping is None:
+            print("ping: no answer")
+        else:
             print(f"ping: {ping[0] * 1000:.1f} ms; scanner received "
                   f"frames/bad_crc/broken/gaps = {ping[1]}")
         start, frames, first = time.monotonic(), 0, None

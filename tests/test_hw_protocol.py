@@ -119,7 +119,24 @@ def test_random_garbage_never_crashes(noise):
 
 def test_seq_tracker_gaps_and_wrap():
     t = p.SeqTracker()
-    assert [t.check(s) for s in (65534, 65535, 0, 3, 3, 4)] == [0, 0, 0, 2, 0, 0]
-    assert (t.gaps, t.lost) == (1, 2)
+    assert [t.check(s) for s in (65534, 65535, 0, 3, 3, 4)] == [0, 0, 0, 2, t.STALE, 0]
+    assert (t.gaps, t.lost, t.stale) == (1, 2, 1)
     t.reset()
     assert t.check(100) == 0  # a new connection starts a new count
+
+
+def test_seq_tracker_drops_stale_packets_without_counting_a_jump():
+    t = p.SeqTracker()
+    assert [t.check(s) for s in range(100, 151)] == [0] * 51
+    assert t.check(101) == t.STALE  # one old packet sent again
+    assert t.check(150) == t.STALE  # a duplicate
+    assert t.check(151) == 0 and (t.gaps, t.lost, t.stale) == (0, 0, 2)  # not 49 lost
+
+
+def test_seq_tracker_follows_a_sender_that_restarted_its_count():
+    t = p.SeqTracker()
+    for s in range(5000, 5010):
+        t.check(s)
+    got = [t.check(s) for s in range(0, 8)]  # restarted without a HELLO seen
+    assert got == [t.STALE] * (t.RESYNC_AFTER - 1) + [0] * (8 - t.RESYNC_AFTER + 1)
+    assert t.lost == 0

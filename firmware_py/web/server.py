@@ -315,7 +315,10 @@ class WebThread:
             self.port = runner.addresses[0][1]
         except BaseException as e:  # e.g. the port is taken: tell the caller of start()
             self._error = e
-            self._ready.set()
+            try:  # stop what setup started (the hub's task), or it is "destroyed but pending"
+                self.loop.run_until_complete(runner.cleanup())
+            finally:  # (the loop stays open: the session may still tell it of a change)
+                self._ready.set()
             return
         self._ready.set()
         self.loop.run_forever()

@@ -57,8 +57,16 @@ class SimulatorRun:
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
-        self._loop = threading.Thread(target=self.session.run, args=(self._stop,),
-                                      name="session", daemon=True)
+        self.failure: Exception | None = None  # what ended the session thread, if not stop()
+        self._loop = threading.Thread(target=self._run_session, name="session", daemon=True)
+
+    def _run_session(self) -> None:
+        from ..errors import StoreError
+
+        try:
+            self.session.run(self._stop)
+        except StoreError as e:  # e.g. the database locked by another program for too long
+            self.failure = e
 
     def start(self) -> "SimulatorRun":
         self._loop.start()
@@ -115,11 +123,12 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
     """
     import time
 
-    from ..store import default_path
+    from ..errors import StoreError
+    from ..store import sim_path
     from .server import parse_address
 
     prog = "dvonn-board sim"
-    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    db = getattr(args, "db", None) or sim_path()
     try:
         host, port = parse_address(str(getattr(args, "web", None) or "8080"))
         noise = getattr(args, "noise", None) or "default"
@@ -133,6 +142,9 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
+    except StoreError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
     except OSError as e:  # most often: the port is taken
         print(f"{prog}: cannot serve the page on {host}:{port}: {e.strerror or e} "
               "(choose another with --web PORT)", file=sys.stderr)
@@ -144,7 +156,9 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
         while run._loop.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
-        pass
+        return 0
     finally:
         run.stop()
-    return 0
+    # The session's thread ended by itself: say why, and fail (never a silent exit 0).
+    print(f"{prog}: {run.failure or 'the board stopped'}", file=sys.stderr)
+    return 1
