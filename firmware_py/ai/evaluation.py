@@ -66,7 +66,10 @@ distance terms. The least-squares fit by ai.tune over 7064 positions of 200 self
 (1000 nodes a move; R^2 0.28) valued captures and mobility far less, and scored 3-10 against
 ai:classic where these scored 13-7: the fit predicts outcomes from quiet features, while the
 search leans on the capture terms at its leaves. With the old engine's weights plus the
-distance terms, from the same 15 placement phases: 16-2-12 against ai:classic; these, 17-0-13."""
+distance terms, from the same 15 placement phases: 16-2-12 against ai:classic; these, 17-0-13.
+Head to head against these at 3300 nodes a move: the old engine's weights plus the distance
+terms 15-1-24 (40 games); stronger distance terms (near1 80, near2 30, reach1 30) 42-4-32 (78
+games), (120, 45, 40) 23-2-14 (39 games): promising, not yet clear enough to adopt."""
 DEFAULT_WEIGHTS = Weights()
 
 
