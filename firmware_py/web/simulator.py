@@ -20,7 +20,6 @@ from pathlib import Path
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
-from .source import ActionRefused
 
 INTRO = """\
 The simulated DVONN board is at {url}
@@ -100,15 +99,13 @@ class SimulatorSource(SessionSource):
     def act(self, kind, args):
         if kind not in self.BUTTONS:
             return super().act(kind, args)
-        if kind == "takeback" and not self.session.state.board.move_stack:
-            raise ActionRefused("there is no ply to take back")
+        self.refuse_button(kind)
         board = self.desk.board
 
         def press():
             board.press(self.BUTTONS[kind])
             if kind == "new_game":
-                board.hand.cancel()
-                board.setup([()] * 49)  # the people clear the board for a new game
+                board.reset()  # the people clear the board and empty their hands
                 return "new game: the table is cleared; the last game stays in the store"
             return None
         return self.desk.call(press)
