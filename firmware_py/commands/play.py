@@ -1,5 +1,8 @@
 """`dvonn-board play [--profile FILE] [--port PORT] [--db FILE]`: a game on the real board.
 
+With `--remote COLOUR` someone far away plays that colour from a browser (or their own board,
+`--join LINK`); see `_remote`.
+
 Opens the board the profile describes (scanner, LEDs, buttons), resumes the unfinished game of
 the database or starts a new one, and shows the board and what the LEDs say in the terminal
 until Ctrl-C (LEDs off, port closed, every committed ply already on disk). A takeback: the undo
@@ -34,6 +37,8 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
+    from ._remote import add_remote_arguments
+    add_remote_arguments(p)  # --remote COLOUR, --remote-at, --join LINK
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
@@ -124,7 +129,14 @@ def run(args) -> int:
     from ..store import Store
     from ..terminal import view
 
+    from ._remote import Remote, RemoteOptionError
+
     console = Console()
+    try:
+        remote = Remote.from_args(args)
+    except RemoteOptionError as e:
+        print(f"dvonn-board play: {e}", file=sys.stderr)
+        return 2
     # gpiozero warns once per pin library it cannot load; open_board's own warning says it all.
     warnings.filterwarnings("ignore", module="gpiozero")
     try:
@@ -134,9 +146,11 @@ def run(args) -> int:
         spec = board_spec(profile)  # (open_board reads the same file again: cheap)
         source, leds, buttons, notes = open_parts(hw.open_board(args.profile, port=args.port))
     except (ProfileError, ValueError) as e:
+        remote.stop()
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
     except (HardwareUnavailable, OSError) as e:
+        remote.stop()
         print(f"dvonn-board play: the board cannot be opened: {e}", file=sys.stderr)
         return 1
     try:
@@ -144,10 +158,11 @@ def run(args) -> int:
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
         make_controller = make_controller_factory(calibration=calibration, spec=spec)
         store = Store(args.db)
-        session = Session(source, leds, store, make_controller, buttons,
+        session = Session(source, leds, store, make_controller, remote.buttons(buttons),
                           resume=not args.new, tags=tags_from(args),
-                          computer=thinkers_from(args))
+                          computer=thinkers_from(args) + remote.thinkers)
     except (DvonnError, OSError) as e:
+        remote.stop()
         for part in (leds, source, buttons):
             if part is not None:
                 part.close()
@@ -157,6 +172,15 @@ def run(args) -> int:
         console.print(f"[yellow]{warning}[/yellow]")
     what = "resumed" if session.resumed else "new"
     note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
+    try:
+        for line in remote.start(session):
+            console.print(line, highlight=False, soft_wrap=True)
+    except OSError as e:  # most often: the port is taken
+        session.close()
+        remote.stop()
+        print(f"dvonn-board play: --remote-at {args.remote_at}: {e.strerror or e}",
+              file=sys.stderr)
+        return 1
     web = None
     if args.web:
         from ..web.session_source import start_web
@@ -173,6 +197,7 @@ def run(args) -> int:
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
         finally:
+            remote.stop()
             if web is not None:
                 web.stop()
     return 0

@@ -1,0 +1,104 @@
+"""The options `play` and `sim` share for playing someone far away:
+
+    --remote COLOUR [--remote-at [HOST:]PORT]   host: COLOUR is played from a browser (or a
+                                                board that joins); prints the invitation links
+    --join LINK                                 join a game another board hosts
+
+`Remote.from_args` checks the options (and, for --join, reaches the host to learn the colour);
+the command builds its session with `thinkers` among its computer players and `buttons(...)` as
+its buttons, then calls `start(session)` for the lines to print and `stop()` at the end.
+"""
+
+from __future__ import annotations
+
+COLOUR_NAMES = ("white", "black")
+
+
+class RemoteOptionError(ValueError):
+    """Options that do not go together, or a link that cannot be joined; the text says why."""
+
+
+def add_remote_arguments(parser) -> None:
+    parser.add_argument("--remote", metavar="COLOUR", choices=COLOUR_NAMES, default=None,
+                        help="someone far away plays this colour: prints an invitation link "
+                             "(their ply lights on the board like the computer's)")
+    parser.add_argument("--remote-at", metavar="[HOST:]PORT", default="8090",
+                        help="where the remote game is served (default 8090 on this machine "
+                             "only; 0.0.0.0:8090 serves the network: use TLS, see README)")
+    parser.add_argument("--join", metavar="LINK", default=None,
+                        help="join the game another board hosts, with its invitation link")
+
+
+class Remote:
+    """Nothing (neither option given), a hosted game, or a joined one."""
+
+    def __init__(self):
+        self.game = self.host = self.client = None
+        self.thinkers: list = []
+
+    @classmethod
+    def from_args(cls, args) -> "Remote":
+        remote = cls()
+        colour, join = getattr(args, "remote", None), getattr(args, "join", None)
+        if colour and join:
+            raise RemoteOptionError("--remote and --join: a board either hosts or joins")
+        ai = set(getattr(args, "ai", ()) or ())
+        if colour:
+            if colour in ai:
+                raise RemoteOptionError(f"--remote {colour} and --ai {colour}: one side, "
+                                        "one player")
+            from ..rules import BLACK, WHITE
+            from ..remote.game import RemoteGame
+            from ..web.server import parse_address
+            try:
+                remote.address = parse_address(args.remote_at)
+            except ValueError as e:
+                raise RemoteOptionError(f"--remote-at {e}") from None
+            remote.game = RemoteGame({"white": WHITE, "black": BLACK}[colour])
+            remote.thinkers = [remote.game.line]
+        elif join:
+            from ..remote.client import JoinError, RemoteClient
+            from ..rules import PLAYER_NAMES
+            try:
+                remote.client = RemoteClient(join)
+                mine = remote.client.connect()
+            except JoinError as e:
+                raise RemoteOptionError(f"--join: {e}") from None
+            if PLAYER_NAMES[1 - mine] in ai:
+                remote.client.close()
+                raise RemoteOptionError("--join and --ai: the other side is played far away")
+            remote.thinkers = [remote.client.line]
+        return remote
+
+    def buttons(self, buttons):
+        """The board's buttons, answering the remote side's offers while hosting."""
+        if self.game is None:
+            return buttons
+        from ..remote.host import RemoteButtons
+        return RemoteButtons(buttons, self.game)
+
+    def start(self, session) -> list[str]:
+        """Follow `session`; the lines to tell the local player."""
+        from ..rules import PLAYER_NAMES
+        if self.game is not None:
+            from ..remote.host import RemoteHost, exposure_note
+            self.game.attach(session)
+            host, port = self.address
+            self.host = RemoteHost(self.game, host, port).start()
+            who = PLAYER_NAMES[self.game.colour]
+            return [f"{who} plays far away: send them this link (it lets them play)",
+                    f"  {self.host.link('opponent')}",
+                    f"spectators (read-only): {self.host.link('spectator')}",
+                    exposure_note(host, self.host.port),
+                    "At the board: undo asks for a takeback (or accepts theirs), "
+                    "confirm accepts their draw offer."]
+        if self.client is not None:
+            self.client.attach(session)
+            return [f"joined {self.client.url.split('?')[0]}: you play "
+                    f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up"]
+        return []
+
+    def stop(self) -> None:
+        for part in (self.host, self.client):
+            if part is not None:
+                part.stop() if hasattr(part, "stop") else part.close()
