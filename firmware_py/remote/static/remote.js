@@ -8,7 +8,7 @@ const NS = "http://www.w3.org/2000/svg";
 const U = 46, SQ = Math.sqrt(3) / 2;
 const token = new URLSearchParams(location.search).get("token") || "";
 const remote = window.remote = { state: null, hello: null, chosen: null, outbox: null,
-                                 ws: null, tries: 0, opened: 0 };
+                                 ws: null, tries: 0, opened: 0, resent: false };
 const $ = (id) => document.getElementById(id);
 
 function xy(i) {
@@ -71,7 +71,7 @@ function clicked(name) {
 }
 
 function send(msg) {
-  if (msg.type === "ply") remote.outbox = msg;
+  if (msg.type === "ply") { remote.outbox = msg; remote.resent = false; }
   if (remote.ws && remote.ws.readyState === WebSocket.OPEN) remote.ws.send(JSON.stringify(msg));
   else notice("not connected: it is sent once the connection is back");
 }
@@ -172,8 +172,8 @@ function connect() {
     onMessage(ev);
     const out = remote.outbox, s = remote.state;
     // A ply sent just before the connection dropped: still due, so send it again.
-    if (out && s && !out.resent && s.n === out.n && s.legal.includes(out.ply)) {
-      out.resent = true;
+    if (out && s && !remote.resent && s.n === out.n && s.legal.includes(out.ply)) {
+      remote.resent = true;
       ws.send(JSON.stringify(out));
     }
   };
@@ -181,7 +181,7 @@ function connect() {
     remote.ws = null;
     $("link").textContent = "connection lost: reconnecting…";
     $("link").classList.add("lost");
-    if (remote.outbox) remote.outbox.resent = false;
+    remote.resent = false;
     const pause = [100, 300, 1000, 2000, 4000][Math.min(remote.tries++, 4)];
     setTimeout(connect, pause);
   };
