@@ -51,6 +51,16 @@ class Side:
         self.committed: dict[int, float] = {}
         self.shown: dict[int, float] = {}
         self._script = Script()
+        # Subscribed first: noted before the remote side is told (and after the LEDs are lit).
+        self.session.subscribe(self._note)
+
+    def _note(self, session) -> None:
+        now = time.monotonic()
+        state = session.state
+        n = state.board.ply_count
+        self.committed.setdefault(n, now)
+        if state.hint is not None:
+            self.shown.setdefault(n, now)
 
     def waiting(self) -> bool:
         """The other side is to play and its ply has not come yet."""
@@ -66,12 +76,6 @@ class Side:
             return
         self.session.step(0)
         self.players.step()
-        now = time.monotonic()
-        state = self.session.state
-        n = state.board.ply_count
-        self.committed.setdefault(n, now)
-        if state.hint is not None:
-            self.shown.setdefault(n, now)
 
     def finished(self) -> bool:
         state = self.session.state
@@ -96,6 +100,8 @@ def host(colour: int, db, seed: int, port: int = 0, timeout: float = 300.0,
     out(json.dumps({"link": server.link("opponent"), "spectator": server.link("spectator")}))
     end = time.monotonic() + timeout
     try:
+        while not server.opponents() and time.monotonic() < end:
+            time.sleep(0.01)  # the game starts when the other side has joined
         while time.monotonic() < end and not side.finished():
             side.step()
         result = side.result(role="host")
@@ -112,7 +118,8 @@ def join(link: str, db, seed: int, timeout: float = 300.0, max_plies: int | None
     """Join a hosted game with a simulated board."""
     client = RemoteClient(link)
     colour = client.connect()
-    side = Side(colour, client.line, db, seed, max_plies=max_plies)
+    side = Side(colour, client.line, db, seed, max_plies=max_plies,
+                buttons_for=lambda board: RemoteButtons(board, client))
     client.attach(side.session)
     end = time.monotonic() + timeout
     try:

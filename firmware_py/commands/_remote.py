@@ -71,11 +71,11 @@ class Remote:
         return remote
 
     def buttons(self, buttons):
-        """The board's buttons, answering the remote side's offers while hosting."""
-        if self.game is None:
+        """The board's buttons: undo and confirm make and answer offers to the other side."""
+        if self.game is None and self.client is None:
             return buttons
         from ..remote.host import RemoteButtons
-        return RemoteButtons(buttons, self.game)
+        return RemoteButtons(buttons, self.game or self.client)
 
     def start(self, session) -> list[str]:
         """Follow `session`; the lines to tell the local player."""

@@ -16,7 +16,7 @@ import importlib.util
 import json
 
 ORDER = 80
-PLUGINS = ("firmware_py.tools.bench_inference",)  # each offers register(bench_subparsers)
+PLUGINS = ("firmware_py.tools.bench_inference", "firmware_py.tools.bench_remote")  # each offers register(bench_subparsers)
 
 
 def register(subparsers) -> None:

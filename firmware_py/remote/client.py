@@ -93,6 +93,24 @@ class RemoteClient:
     def offer(self, what: str) -> None:
         self._send_soon("offer", what=what, n=len(self.state["moves"]) if self.state else 0)
 
+    def local_button(self, name: str) -> bool:
+        """The local player pressed `name`: False when it became a message to the host (undo
+        offers a takeback, or accepts the host's; confirm accepts a draw offer), True to let the
+        board act on it."""
+        state = self.state
+        offer = state and state.get("offer")
+        theirs = offer is not None and offer and offer["by"] != state["colour"]
+        if name == "undo":
+            if theirs and offer["what"] == "takeback":
+                self._send_soon("accept", what="takeback", n=len(state["moves"]))
+            elif state is not None:
+                self.offer("takeback")
+            return False
+        if name == "confirm" and theirs and offer["what"] == "draw":
+            self._send_soon("accept", what="draw", n=len(state["moves"]))
+            return False
+        return True
+
     def close(self) -> None:
         self._closing = True
         if self._thread.is_alive():

@@ -236,6 +236,10 @@ class RemoteHost:
         """The invitation link for `role`."""
         return url_for(self.host, self.port, None) + f"play?token={self.tokens[role]}"
 
+    def opponents(self) -> int:
+        """How many opponent pages (or joined boards) are connected now."""
+        return sum(page[0] == "opponent" for page in list(self.app[HUB].pages.values()))
+
     def start(self) -> "RemoteHost":
         self._thread.start()
         self._ready.wait()
@@ -274,9 +278,10 @@ class RemoteHost:
 
 class RemoteButtons:
     """The board's buttons while someone far away plays: undo and confirm answer (or make) the
-    remote side's offers (`RemoteGame.local_button`); the rest reach the board as before."""
+    remote side's offers (`game.local_button`: a `RemoteGame` when hosting, a
+    `client.RemoteClient` when joined); the rest reach the board as before."""
 
-    def __init__(self, buttons, game: RemoteGame):
+    def __init__(self, buttons, game):
         self.buttons, self.game = buttons, game
 
     def events(self) -> list[str]:
