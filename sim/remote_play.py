@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-from firmware_py.commands.play import make_controller_factory
+from firmware_py.controller import Controller
 from firmware_py.remote.client import RemoteClient
 from firmware_py.remote.game import COLOURS, RemoteGame
 from firmware_py.remote.host import RemoteButtons, RemoteHost
@@ -44,7 +44,8 @@ class Side:
         self.board = simulated_board(noise, seed=seed)
         self.thinker, self.local = thinker, local
         buttons = self.board if buttons_for is None else buttons_for(self.board)
-        self.session = Session(self.board, self.board, Store(db), make_controller_factory(),
+        self.session = Session(self.board, self.board, Store(db),
+                               lambda board: Controller(board=board),
                                buttons, resume=False, computer=[thinker])
         self.players = Players(self.board, random_chooser(seed), computer={1 - local},
                                computer_timeout=600.0, max_plies=max_plies, seed=seed)
