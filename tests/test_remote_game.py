@@ -97,7 +97,11 @@ def test_takeback_needs_both_sides():
         game.receive("accept", {"what": "takeback", "n": 1})
     assert game.receive("accept", {"what": "takeback", "n": 2}).startswith("takeback of f3")
     assert session.queued == ["takeback"]
+    session.state.board.pop()   # the board took it back
+    session.callback(session)
+    assert game.view("opponent")["line"] == ["e3"] and game.view("opponent")["legal"] != []
     # The remote side asks; the board's undo accepts (the board takes it back itself).
+    session.play("f3")
     game.receive("offer", {"what": "takeback", "n": 2})
     assert game.local_button("undo") is True and game.view("opponent")["offer"] is None
     # An offer is void once a ply is played.

@@ -81,7 +81,8 @@ class RemoteGame:
             if game_id != self.game_id:
                 self.ahead, self.offer, self.result, self.reason = [], None, None, ""
             line = self.record + self.ahead
-            if line[:len(record)] == record:  # the remote plies carried out so far are done
+            if len(record) >= len(self.record) and line[:len(record)] == record:
+                # the remote plies carried out so far are done
                 self.ahead = line[len(record):]
             else:                             # taken back (or a new game): nothing ahead
                 self.ahead = []
