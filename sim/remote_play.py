@@ -29,6 +29,7 @@ from firmware_py.remote.game import COLOURS, RemoteGame
 from firmware_py.remote.host import RemoteButtons, RemoteHost
 from firmware_py.rules import PLAYER_NAMES
 from firmware_py.script import Script
+from firmware_py.spaces import INDEX
 from firmware_py.session import Session, computer_hint
 from firmware_py.store import Store
 
@@ -52,6 +53,7 @@ class Side:
         self.committed: dict[int, float] = {}
         self.shown: dict[int, float] = {}
         self._script = Script()
+        self._rebuilt: tuple = ()
         # Subscribed first: noted before the remote side is told (and after the LEDs are lit).
         self.session.subscribe(self._note)
 
@@ -81,6 +83,19 @@ class Side:
             return
         self.session.step(0)
         self.players.step()
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """After a takeback, the person takes off what the board says to (`session.rebuild`,
+        "e3: take it off ..."), like a person reading the terminal."""
+        lines = tuple(self.session.rebuild)
+        if not lines or lines == self._rebuilt:
+            return
+        self._rebuilt = lines
+        for line in lines:
+            space, what = line.split(": ", 1)
+            if what.startswith("take it off"):
+                self.board.hand.remove(INDEX[space])
 
     def finished(self) -> bool:
         state = self.session.state

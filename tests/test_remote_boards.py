@@ -147,7 +147,7 @@ def test_a_takeback_board_to_board_needs_both_players(tmp_path):
             def wait(check, what):
                 end = time.monotonic() + 20
                 while not check():
-                    assert time.monotonic() < end, f"{what}: {records()}"
+                    assert time.monotonic() < end, f"{what}: {records()} {client.errors}"
                     time.sleep(0.01)
             wait(lambda: hosting.finished() and len(hosting.players.tokens) == 4
                  and records()[0] == records()[1] == hosting.players.tokens, "4 plies")

@@ -65,6 +65,7 @@ class RemoteClient:
         self.errors: list[str] = []         # the host's refusals, newest last
         self._session = None
         self._own: list[str] = []
+        self._held: int | None = None  # a takeback to follow: the record's length after it
         self._sent: set[tuple[int, str]] = set()
         self._ws = None
         self._hello = threading.Event()
@@ -91,7 +92,9 @@ class RemoteClient:
         self._observe(session)
 
     def offer(self, what: str) -> None:
-        self._send_soon("offer", what=what, n=len(self.state["moves"]) if self.state else 0)
+        """Offer a takeback or a draw, at this board's record (the host refuses it while this
+        board's last ply is still being carried out there)."""
+        self._send_soon("offer", what=what, n=len(self._own))
 
     def local_button(self, name: str) -> bool:
         """The local player pressed `name`: False when it became a message to the host (undo
@@ -125,6 +128,8 @@ class RemoteClient:
     # -- the board's loop -------------------------------------------------------------------------
     def _observe(self, session) -> None:
         own = tokens(session.state.board.move_stack)
+        if self._held is not None and len(own) <= self._held:
+            self._held = None
         if own != self._own:
             self._own = own
             self._poke()
@@ -223,6 +228,7 @@ class RemoteClient:
         if old is None or self._session is None or old.get("game") != new.get("game"):
             return
         if len(new["line"]) < len(old["line"]) and len(self._own) > len(new["line"]):
+            self._held = len(new["line"])  # send nothing until this board has taken it back
             self._session.takeback()
 
     async def _sender(self, ws) -> None:
@@ -237,7 +243,7 @@ class RemoteClient:
 
     def _due(self) -> tuple[int, str] | None:
         """(n, ply) of the local ply the host lacks, if any."""
-        if self.state is None or self.state.get("result"):
+        if self.state is None or self.state.get("result") or self._held is not None:
             return None
         agreed, own = self.state["line"], self._own
         if len(own) <= len(agreed) or own[:len(agreed)] != agreed:
