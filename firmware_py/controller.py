@@ -63,13 +63,13 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
-from .faults import STUCK_S, FaultWatch, names
+from .faults import STUCK_S, FaultWatch
 from .inference import Decision, Inference
 from .mismatch import Mismatch, difference_text
 from .questions import Questions
 from .recorder import Recorder
 from .reference import Reference
-from .rules import PASS, Board
+from .rules import Board
 from .script import Script
 from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES, SPACES
@@ -422,22 +422,9 @@ class Controller:
 
     # -- what the state shows ----------------------------------------------------------------
     def _settle_mode(self) -> None:
-        st = self.state
         self.mismatch.clear()
         self.questions.clear()
-        st.clear_marks()
-        if self.pending:
-            st.mode = "removing"
-            st.remove = sorted(self.pending)
-            st.message = "remove the stacks on " + names(st.remove)
-        elif st.board.is_over():
-            st.mode = "over"
-            w = st.board.winner()
-            st.message = "game over: " + ("a draw" if w == "draw" else
-                                          ("white" if w == 0 else "black") + " wins")
-        else:
-            st.mode = "idle"
-            st.message = self.faults.note()
+        self.state.show_settled(self.pending, self.faults.note())
 
     def _show_held(self, cand) -> None:
         """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
@@ -445,18 +432,5 @@ class Controller:
                           remove=sorted(cand.pending) if cand.amends else None)
 
     def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
-        """Show the stack from `src` in the hand, with its destinations on `board` (default:
-        the recorded position; a candidate's when a ply before the lift is not recorded yet)
-        and the cut-off stacks `remove` (default: those of the recorded position)."""
-        st = self.state
         self.mismatch.since = None
-        st.clear_marks()
-        st.mode = "lifted"
-        st.lifted = src
-        board = board or st.board
-        if board.legal_plies() == [PASS]:  # the other player passes and moves again
-            board = board.copy()
-            board.push(PASS)
-        st.destinations = board.destinations(src)
-        st.remove = sorted(self.pending) if remove is None else remove
-        st.message = f"{SPACES[src]} lifted: set it down on " + (names(st.destinations) or "?")
+        self.state.show_lifted(src, board, sorted(self.pending) if remove is None else remove)

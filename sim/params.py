@@ -62,6 +62,7 @@ class HandTiming:
     knock: tuple[float, float] = (0.05, 0.12)     # a knocked stack slides away
     dwell: tuple[float, float] = (0.3, 0.7)       # hovering over a space on the way (a slide)
     fast_answer: tuple[float, float] = (0.03, 0.12)  # reply before the last move settled
+    shortest_carry: float = 0.15                  # a carry takes at least this, however near
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from firmware_py.state import MODES
 from sim.autoplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent / "firmware_py"
-COLLABORATORS = ("controller", "faults", "questions", "recorder", "mismatch", "script",
+COLLABORATORS = ("controller", "faults", "questions", "recorder", "mismatch", "script", "state",
                  "reference")
 
 
