@@ -48,3 +48,26 @@ def test_play_join_learns_its_colour_from_the_host(board, tmp_path, capsys):
     assert status == 130
     assert "you play white" in joined
     assert spectator == 2 and "spectator's link" in capsys.readouterr().err
+
+
+def test_the_board_player_is_told_of_the_remote_sides_offers():
+    from argparse import Namespace
+
+    from firmware_py.commands._remote import Remote
+    from tests.test_remote_game import Recorded
+
+    remote = Remote.from_args(Namespace(remote="black", remote_at="0", join=None, ai=[]))
+    session = Recorded(["e3", "f3"])
+    remote.game.attach(session)
+    seen = []
+    remote.on_change(lambda: seen.append(remote.note()))
+    assert remote.note() == ""
+    remote.game.local_button("undo")  # the board's own offer is not news to its player
+    assert remote.note() == ""
+    remote.game.receive("decline", {"what": "takeback"})
+    remote.game.receive("offer", {"what": "draw", "n": 2})
+    assert seen[-1] == "black offers a draw: confirm accepts"
+    assert remote.game.local_button("undo") is False  # no takeback offer over an open offer
+    assert remote.note() == "black offers a draw: confirm accepts"
+    assert remote.game.local_button("confirm") is False
+    assert remote.note() == "game over: 1/2-1/2 (draw agreed)"

@@ -98,6 +98,29 @@ class Remote:
                     f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up"]
         return []
 
+    def note(self) -> str:
+        """A line for the local player: the remote side's open offer and what answers it."""
+        state = self.game.view("spectator") if self.game is not None else (
+            self.client.state if self.client is not None else None)
+        if not state:
+            return ""
+        offer, far = state.get("offer"), state["colour"]  # `far`: the colour the guest plays
+        theirs = offer and (offer["by"] == far) == (self.game is not None)
+        if theirs:
+            what = ("asks to take back the last ply: undo accepts" if offer["what"] == "takeback"
+                    else "offers a draw: confirm accepts")
+            return f"{offer['by']} {what}"
+        if state.get("result"):
+            return state["status"] if self.game is not None else f"game over: {state['result']}"
+        return ""
+
+    def on_change(self, callback) -> None:
+        """`callback()` (from the network thread) when the remote side's state changes."""
+        if self.game is not None:
+            self.game.on_change(callback)
+        elif self.client is not None:
+            self.client.on_change(callback)
+
     def stop(self) -> None:
         for part in (self.host, self.client):
             if part is not None:

@@ -208,7 +208,11 @@ def run(args) -> int:
         console.print(f"web view: {web.url}")
     with Live(view(session.state, session.rebuild, note), console=console,
               auto_refresh=False) as live:
-        session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
+        def show(s=session):  # the remote side's offers and status under the board
+            live.update(view(s.state, s.rebuild, " · ".join(filter(None, (note, remote.note())))),
+                        refresh=True)
+        session.subscribe(show)
+        remote.on_change(show)
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
         except StoreError as e:  # e.g. the file locked by another program for too long

@@ -66,6 +66,7 @@ class RemoteClient:
         self._session = None
         self._own: list[str] = []
         self._held: int | None = None  # a takeback to follow: the record's length after it
+        self._listeners: list = []
         self._sent: set[tuple[int, str]] = set()
         self._ws = None
         self._hello = threading.Event()
@@ -95,6 +96,10 @@ class RemoteClient:
         """Offer a takeback or a draw, at this board's record (the host refuses it while this
         board's last ply is still being carried out there)."""
         self._send_soon("offer", what=what, n=len(self._own))
+
+    def on_change(self, callback) -> None:
+        """`callback()` (from the network thread) after each state from the host."""
+        self._listeners.append(callback)
 
     def local_button(self, name: str) -> bool:
         """The local player pressed `name`: False when it became a message to the host (undo
@@ -219,6 +224,11 @@ class RemoteClient:
             self._hello.set()
             self._follow_takeback(old, data)
             self._wake.set()
+            for callback in list(self._listeners):
+                try:
+                    callback()
+                except Exception:  # a broken viewer must not stop the game
+                    log.exception("listener failed")
         elif kind == "error":
             self.errors.append(data.get("message", ""))
             log.warning("the host says: %s", data.get("message"))

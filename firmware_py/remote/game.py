@@ -65,7 +65,10 @@ class RemoteGame:
 
     def _changed(self) -> None:
         for callback in list(self._listeners):
-            callback()
+            try:
+                callback()
+            except Exception:  # a broken viewer must not stop the game
+                log.exception("listener failed")
 
     # -- from the board's loop --------------------------------------------------------------------
     def observe(self, session) -> None:
@@ -115,7 +118,7 @@ class RemoteGame:
                 if remote_offer and offer["what"] == "takeback":
                     self.offer = None
                     return True
-                if self.result is None and self.record:
+                if self.result is None and self.record and offer is None:
                     self.offer = {"what": "takeback", "by": 1 - self.colour,
                                   "n": len(self.record)}
                 else:
