@@ -265,6 +265,9 @@ class Session:
         self.controller.on_undo = self._on_undo
         # On the computer's turns the controller records only the ply shown (the hint).
         self.controller.computer = frozenset(t.colour for t in self.computer)
+        if hasattr(self.controller, "script"):  # who shows the ply, when not the computer
+            self.controller.script.names = {t.colour: t.name for t in self.computer
+                                            if getattr(t, "name", None)}
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
         self._stale = False  # a ply was refused: the game was taken back elsewhere

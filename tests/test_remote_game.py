@@ -16,7 +16,7 @@ import pytest
 from firmware_py.remote import client, game as game_mod, host as host_mod, line, protocol
 from firmware_py.remote.game import Refused, RemoteGame
 from firmware_py.remote.host import Bucket, RemoteButtons, RemoteHost, answer, role_for
-from firmware_py.rules import BLACK, Board, WHITE
+from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.state import BoardState
 
 
@@ -38,7 +38,7 @@ class Recorded:
         self.callback = callback
 
     def play(self, token):
-        self.state.board.push(__import__("firmware_py.rules").rules.Ply.parse(token))
+        self.state.board.push(Ply.parse(token))
         self.callback(self)
 
     def takeback(self):
@@ -239,3 +239,22 @@ def test_a_flood_from_one_client_does_not_stall_the_board(server):
     assert closed == 1008          # too many messages: the server closed that connection
     assert stepped > 0             # the board's loop kept going during the flood
     assert game.view("opponent")["pending"] == state["legal"][0]
+
+
+def test_a_wrong_ply_for_the_remote_side_names_who_shows_it(tmp_path):
+    """The session tells the controller who shows the ply: the board's message says so."""
+    from firmware_py.script import Script
+    game = RemoteGame(BLACK)
+    script = Script()
+    script.computer, script.names = frozenset({BLACK}), {BLACK: game.line.name}
+    st = BoardState(board=Board.from_plies(["e3"]))
+    st.hint = Ply.parse("f3")
+    script.flag(st, Ply.parse("g3"))
+    assert st.message == "black (far away) plays f3: take it back" and st.mode == "error"
+    st.hint = None
+    script.flag(st, Ply.parse("g3"))
+    assert st.message == "wait for black (far away) to play: take it back"
+    from sim.remote_play import Side
+    side = Side(WHITE, game.line, tmp_path / "a.sqlite3", seed=1)
+    assert side.session.controller.script.names == {BLACK: "black (far away)"}
+    side.session.close()

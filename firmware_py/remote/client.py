@@ -192,13 +192,15 @@ class RemoteClient:
                 failures += 1
 
     async def _talk(self, ws) -> None:
+        import aiohttp
+
         self._ws = ws
         self._sent.clear()  # this connection has sent nothing yet
         self.connections += 1
         sender = asyncio.create_task(self._sender(ws))
         try:
             async for msg in ws:
-                if msg.type != 1:  # aiohttp.WSMsgType.TEXT
+                if msg.type != aiohttp.WSMsgType.TEXT:
                     break
                 self._on_message(json.loads(msg.data))
         finally:

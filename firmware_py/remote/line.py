@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 
-from ..rules import PASS, Board, Ply
+from ..rules import PASS, PLAYER_NAMES, Board, Ply
 
 
 def tokens(plies) -> list[str]:
@@ -62,6 +62,7 @@ class Line:
 
     def __init__(self, colour: int):
         self.colour = colour
+        self.name = f"{PLAYER_NAMES[colour]} (far away)"  # "black (far away) plays e3: ..."
         self._lock = threading.Lock()
         self._plies: tuple[Ply, ...] = ()
 
