@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 
@@ -97,3 +98,34 @@ def test_a_whole_game_clicked_on_the_page_is_played_on_the_board(hosted, new_pag
     # The spectator saw it all and could not play.
     expect(watcher.locator("#moves li")).to_have_count(len(record))
     assert watcher.locator("#actions").is_hidden()
+
+
+def test_offers_on_the_page_need_the_board_players_answer(hosted, new_page):
+    """Ask to take back, then offer a draw: nothing happens until the board's player answers
+    with the board's buttons (undo accepts the takeback, confirm the draw)."""
+    game, side, server = hosted
+    page = new_page(server.link("opponent"))
+    for _ in range(2):  # two of Black's placements, carried out on the board
+        state = wait_for_turn(page)
+        click(page, state["legal"][0])
+        page.wait_for_function(f"() => window.remote.state.moves.length > {state['n']}",
+                               timeout=30_000)
+    page.wait_for_function("() => window.remote.state.legal.length > 0", timeout=30_000)
+    n = len(game.view("opponent")["moves"])
+    page.locator("#takeback").click()
+    expect(page.locator("#status")).to_contain_text("you offered a takeback")
+    assert len(game.view("opponent")["moves"]) == n
+    side.board.press("undo")  # the board's player accepts: the board takes the ply back
+    page.wait_for_function(f"() => window.remote.state.moves.length === {n - 1}",
+                           timeout=30_000)
+    page.wait_for_function("() => !window.remote.state.offer")
+    page.locator("#draw").click()  # a draw may be offered on either side's turn
+    expect(page.locator("#status")).to_contain_text("you offered a draw")
+    side.board.press("confirm")
+    expect(page.locator("#status")).to_contain_text("game over: 1/2-1/2 (draw agreed)")
+    assert page.locator("#actions").is_hidden()
+    for _ in range(500):  # the board's loop writes the result to its store
+        if side.session.store.game(side.session.game_id).result == "1/2-1/2":
+            break
+        time.sleep(0.01)
+    assert side.session.store.game(side.session.game_id).result == "1/2-1/2"
