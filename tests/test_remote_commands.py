@@ -71,3 +71,19 @@ def test_the_board_player_is_told_of_the_remote_sides_offers():
     assert remote.note() == "black offers a draw: confirm accepts"
     assert remote.game.local_button("confirm") is False
     assert remote.note() == "game over: 1/2-1/2 (draw agreed)"
+
+
+def test_the_links_survive_a_restart_of_the_hosting_board(board, tmp_path, capsys):
+    """The board resumes the unfinished game: the invitation links are the same."""
+    import os
+
+    db = str(tmp_path / "g.sqlite3")
+    runs = []
+    for args in ([], [], ["--new"]):
+        board.clear()
+        assert main(["play", "--db", db, "--remote", "black", "--remote-at", "0"] + args) == 130
+        out = capsys.readouterr().out
+        runs.append([w.split("token=")[1] for w in out.split() if "/play?token=" in w])
+    assert runs[0] == runs[1] and len(runs[0]) == 2
+    assert set(runs[2]).isdisjoint(runs[0])  # a new game: new keys
+    assert oct(os.stat(db + ".remote.json").st_mode & 0o777) == "0o600"

@@ -29,6 +29,33 @@ def add_remote_arguments(parser) -> None:
                         help="join the game another board hosts, with its invitation link")
 
 
+def kept_tokens(db, game_id: int) -> dict[str, str]:
+    """The invitation tokens of game `game_id`, kept beside the games database while it is
+    played, so the links still work when the board is restarted and resumes the game; a new
+    game gets new ones. The file is readable by its owner only (the tokens are the keys)."""
+    import json
+    import os
+    from pathlib import Path
+
+    from ..remote.host import ROLES, new_tokens
+
+    path = Path(str(db) + ".remote.json")
+    try:
+        kept = json.loads(path.read_text())
+        if kept.get("game") == game_id and set(kept.get("tokens", {})) == set(ROLES):
+            return kept["tokens"]
+    except (OSError, ValueError, AttributeError):
+        pass  # none kept yet, or unreadable: new tokens
+    tokens = new_tokens()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump({"game": game_id, "tokens": tokens}, f)
+    except OSError:  # the links then last as long as this run
+        pass
+    return tokens
+
+
 class Remote:
     """Nothing (neither option given), a hosted game, or a joined one."""
 
@@ -84,7 +111,8 @@ class Remote:
             from ..remote.host import RemoteHost, exposure_note
             self.game.attach(session)
             host, port = self.address
-            self.host = RemoteHost(self.game, host, port).start()
+            tokens = kept_tokens(session.store.path, session.game_id)
+            self.host = RemoteHost(self.game, host, port, tokens=tokens).start()
             who = PLAYER_NAMES[self.game.colour]
             return [f"{who} plays far away: send them this link (it lets them play)",
                     f"  {self.host.link('opponent')}",
