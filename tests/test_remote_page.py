@@ -129,3 +129,16 @@ def test_offers_on_the_page_need_the_board_players_answer(hosted, new_page):
             break
         time.sleep(0.01)
     assert side.session.store.game(side.session.game_id).result == "1/2-1/2"
+
+
+def test_resigning_on_the_page_ends_the_game_for_everyone(hosted, new_page):
+    game, side, server = hosted
+    page = new_page(server.link("opponent"))
+    watcher = new_page(server.link("spectator"))
+    wait_for_turn(page)
+    page.once("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
+    page.locator("#resign").click()
+    for p in (page, watcher):
+        expect(p.locator("#status")).to_have_text("game over: 1-0 (black resigned)")
+    click(page, "a1")  # the game is over: nothing more is played
+    assert game.view("opponent")["legal"] == [] and game.view("opponent")["pending"] is None
