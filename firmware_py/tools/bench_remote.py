@@ -11,7 +11,6 @@ recorded it. Printed: the median and the 99th percentile, each direction and bot
 from __future__ import annotations
 
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
