@@ -3,6 +3,8 @@
     dvonn-board sim                       people play in real time in the browser: prints the
                                           URL of the page, which is the simulated board
     dvonn-board sim --terminal            the same with typed hand actions in the terminal
+    dvonn-board sim --remote black        people mode; Black is played far away (prints the
+                                          invitation link); --join LINK joins a hosted game
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
                     [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
@@ -62,6 +64,8 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
+    from ._remote import add_remote_arguments
+    add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
     p.set_defaults(func=run)
 
 
@@ -77,10 +81,29 @@ def run_interactive(args) -> int:
 
     if not args.terminal:
         from ..web.simulator import run_web
+        from ._remote import Remote, RemoteOptionError
         from .play import thinkers_from
         from sim.compose import simulated_board
-        return run_web(args, make_controller_factory(), simulated_board,
-                       computer=thinkers_from(args) if hasattr(args, "ai") else ())
+        try:
+            remote = Remote.from_args(args)
+        except RemoteOptionError as e:
+            print(f"dvonn-board sim: {e}", file=sys.stderr)
+            return 2
+
+        def on_start(run):
+            session = run.session
+            session.buttons = remote.buttons(session.buttons)  # undo/confirm answer offers
+            return remote.start(session)
+        try:
+            return run_web(args, make_controller_factory(), simulated_board,
+                           computer=list(thinkers_from(args) if hasattr(args, "ai") else ())
+                           + remote.thinkers, on_start=on_start)
+        finally:
+            remote.stop()
+    if getattr(args, "remote", None) or getattr(args, "join", None):
+        print("dvonn-board sim: --remote and --join play on the web page (not --terminal)",
+              file=sys.stderr)
+        return 2
     from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())
