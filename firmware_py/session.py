@@ -11,7 +11,8 @@ Other front ends (the terminal, the web view) use a small API that is safe from 
 
 - `state`: the `BoardState` to show (the controller's; while the link is down, in `link_lost`)
 - `subscribe(callback) -> unsubscribe`: `callback(session)` runs in the loop after each change
-- `takeback()`, `new_game(tags)`, `confirm()`: queued, done by the loop at its next step
+- `takeback()`, `new_game(tags)`, `confirm()`, `call_soon(fn)`: queued, done by the loop at its
+  next step
 - `rebuild`: after a takeback, one line per space to put back ("e3: B D W (bottom to top)")
 - `game_id`, `store`, `resumed`, `link_lost`, `leds_shown` (the last LedFrame shown)
 
@@ -196,6 +197,10 @@ class Session:
         """Show the engine's move for the player to move (again: hide it); nothing recorded."""
         self._queue("hint")
 
+    def call_soon(self, fn: Callable[["Session"], None]) -> None:
+        """Run `fn(session)` in the loop at its next step (e.g. to finish a game in the store)."""
+        self._queue(fn)
+
     def _queue(self, action) -> None:
         with self._lock:
             self._actions.append(action)
@@ -285,9 +290,9 @@ class Session:
         self.controller.on_undo = self._on_undo
         # On the computer's turns the controller records only the ply shown (the hint).
         self.controller.computer = frozenset(t.colour for t in self.computer)
-        if self.computer and hasattr(self.controller, "script"):  # a record replayed (study)
-            self.controller.script.shown_by = getattr(self.computer[0], "shown_by",
-                                                      "the computer")
+        if hasattr(self.controller, "script"):  # who shows the ply, when not the computer
+            self.controller.script.names = {t.colour: t.name for t in self.computer
+                                            if getattr(t, "name", None)}
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
         self._stale = False  # a ply was refused: the game was taken back elsewhere
@@ -371,7 +376,9 @@ class Session:
             self._do(action)
 
     def _do(self, action) -> None:
-        if isinstance(action, tuple) and action[0] == "new_game":
+        if callable(action):
+            action(self)
+        elif isinstance(action, tuple) and action[0] == "new_game":
             self._new_game(action[1])
         elif action == "new_game":
             self._new_game(self.tags)

@@ -59,7 +59,7 @@ class RecordPlayer:
     """The plies of one colour in a record, shown as the computer's are (`session.computer`):
     `update(board)` is the record's next ply while the board's game follows the record."""
 
-    shown_by = "the record"
+    name = "the record"  # who shows the ply (script.Script.names)
 
     def __init__(self, colour: int, plies: list[Ply]):
         self.colour = colour

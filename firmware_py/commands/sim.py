@@ -3,6 +3,8 @@
     dvonn-board sim                       people play in real time in the browser: prints the
                                           URL of the page, which is the simulated board
     dvonn-board sim --terminal            the same with typed hand actions in the terminal
+    dvonn-board sim --remote black        people mode; Black is played far away (prints the
+                                          invitation link); --join LINK joins a hosted game
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
                     [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
@@ -66,6 +68,8 @@ def register(subparsers) -> None:
     add_clock_argument(p)  # --clock: people mode and autoplay
     add_hints_argument(p)  # --hints: people mode
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
+    from ._remote import add_remote_arguments
+    add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
     p.set_defaults(func=run)
 
 
@@ -88,13 +92,32 @@ def run_interactive(args) -> int:
 
     if not args.terminal:
         from ..web.simulator import run_web
+        from ._remote import Remote, RemoteOptionError
         from .play import thinkers_from
         from sim.compose import simulated_board
-        return run_web(args, make_controller_factory(), simulated_board,
-                       computer=study.computer or (thinkers_from(args) if hasattr(args, "ai")
-                                                   else ()), study=study,
-                       time_control=getattr(args, "clock", None),
-                       hints=getattr(args, "hints", "on") != "off")
+        try:
+            remote = Remote.from_args(args)
+        except RemoteOptionError as e:
+            print(f"dvonn-board sim: {e}", file=sys.stderr)
+            return 2
+
+        def on_start(run):
+            session = run.session
+            session.buttons = remote.buttons(session.buttons)  # undo/confirm answer offers
+            return remote.start(session)
+        try:
+            return run_web(args, make_controller_factory(), simulated_board,
+                           computer=list(study.computer or (thinkers_from(args)
+                                                            if hasattr(args, "ai") else ()))
+                           + remote.thinkers, on_start=on_start, study=study,
+                           time_control=getattr(args, "clock", None),
+                           hints=getattr(args, "hints", "on") != "off")
+        finally:
+            remote.stop()
+    if getattr(args, "remote", None) or getattr(args, "join", None):
+        print("dvonn-board sim: --remote and --join play on the web page (not --terminal)",
+              file=sys.stderr)
+        return 2
     from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())
@@ -146,6 +169,10 @@ def run_autoplay(args) -> int:
         return 2
     if not 0.0 <= args.mistakes <= 1.0:
         print(f"{prog}: --mistakes must be in 0..1, not {args.mistakes}", file=sys.stderr)
+        return 2
+    if getattr(args, "game", None) is not None:
+        print(f"{prog}: --game does not apply to --autoplay (there the level is a node "
+              "budget, so that a game repeats on any machine)", file=sys.stderr)
         return 2
     try:
         noise = _noise(args.noise)

@@ -117,13 +117,14 @@ class SimulatorSource(SessionSource):
         return self.desk.call(press)
 
 
-def run_web(args, make_controller, make_board, computer=(), time_control=None,
+def run_web(args, make_controller, make_board, computer=(), on_start=None, time_control=None,
             hints: bool = True, study=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
     `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
-    simulated board (the command passes `sim.compose.simulated_board`).
+    simulated board (the command passes `sim.compose.simulated_board`). on_start(run): called
+    once the board runs, for the lines to print (e.g. a remote game's invitation).
     """
     import time
 
@@ -155,6 +156,8 @@ def run_web(args, make_controller, make_board, computer=(), time_control=None,
               "(choose another with --web PORT)", file=sys.stderr)
         return 1
     print(INTRO.format(url=run.web.url, db=db), flush=True)
+    for line in (on_start(run) if on_start else ()):
+        print(line, flush=True)
     if not is_loopback(host):
         print("Pages opened without the token in the URL are read-only.", flush=True)
     try:
