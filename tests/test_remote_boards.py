@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -71,6 +72,17 @@ class CuttingProxy:
         self.thread.join(5)
 
 
+def plies_stored(db: Path) -> int:
+    """How many plies a side's store holds (read-only: the side is writing it)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1.0) as con:
+            return con.execute("SELECT count(*) FROM plies").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet, or busy for a moment
+        return 0
+
+
 def side(*args) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "sim.remote_play", *args], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -89,13 +101,17 @@ def test_whole_games_board_to_board_survive_cut_connections(tmp_path, seed):
         joiner = side("join", link.replace(f":{port}/", f":{proxy.port}/"),
                       "--db", str(tmp_path / "join.sqlite3"), "--seed", str(seed + 100),
                       "--timeout", "240")
+        # Cut after random plies of the placement phase (every game reaches them, however fast
+        # the machine), at least 3 plies apart: the link must have come back in between.
         rng, cuts = random.Random(seed), 0
-        while joiner.poll() is None:
-            time.sleep(rng.uniform(0.3, 2.0))
-            if joiner.poll() is None:
+        cut_after = sorted(rng.sample(range(4, 46, 3), 4))
+        while joiner.poll() is None and cut_after:
+            if plies_stored(tmp_path / "join.sqlite3") >= cut_after[0]:
                 proxy.cut()
                 cuts += 1
-        out, err = joiner.communicate()
+                cut_after.pop(0)
+            time.sleep(0.01)
+        out, err = joiner.communicate(timeout=300)
         assert joiner.returncode == 0, err
         joined = json.loads(out.splitlines()[-1])
         out, err = host.communicate("", timeout=30)  # closing its stdin ends the host
