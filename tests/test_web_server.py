@@ -446,3 +446,40 @@ def test_an_idle_session_is_not_pushed_again(tmp_path):
         web.stop()
         stop.set()
         loop.join(5)
+
+
+def test_the_hub_stops_while_changes_keep_arriving():
+    """A change arriving from the board's thread just as the server shuts down must not keep
+    the hub running (on Python 3.11 wait_for can swallow that cancel: the shutdown hung, and a
+    `sim` on a busy port never exited)."""
+    import threading
+    import time
+
+    from firmware_py.web.server import Hub
+    from firmware_py.web.source import StateSource
+
+    result = {}
+
+    async def trials():
+        loop = asyncio.get_running_loop()
+        for _ in range(60):
+            hub = Hub(StateSource(BoardState(board=Board())))
+            hub.start()
+            done = threading.Event()
+
+            def hammer():
+                while not done.is_set():
+                    loop.call_soon_threadsafe(hub.wake.set)
+                    time.sleep(0.0002)
+            thread = threading.Thread(target=hammer, daemon=True)
+            thread.start()
+            await asyncio.sleep(0.002)
+            await asyncio.wait_for(hub.stop(), 2.0)
+            done.set()
+            thread.join()
+        result["ok"] = True
+
+    runner = threading.Thread(target=lambda: asyncio.run(trials()), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert result.get("ok"), "the hub did not stop"

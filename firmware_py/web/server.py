@@ -74,6 +74,7 @@ class Hub:
         self.seen = None
         self.failing = False  # the view failed and has not worked since (said once)
         self.task: asyncio.Task | None = None
+        self.stopping = False
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -81,6 +82,10 @@ class Hub:
         self.task = asyncio.create_task(self.run())
 
     async def stop(self) -> None:
+        # The flag as well as the cancel: on Python 3.11, a cancel that lands just as the wake
+        # event is set is swallowed by wait_for, and the loop would run on (a hung shutdown).
+        self.stopping = True
+        self.wake.set()
         if self.task:
             self.task.cancel()
             try:
@@ -100,11 +105,13 @@ class Hub:
                           separators=(",", ":"))
 
     async def run(self) -> None:
-        while True:
+        while not self.stopping:
             try:
                 await asyncio.wait_for(self.wake.wait(), POLL)
             except TimeoutError:
                 pass
+            if self.stopping:
+                return
             self.wake.clear()
             if self.pages:
                 await self.push()
