@@ -66,6 +66,8 @@ class GameResult:
     complaints: int = 0
     errors: int = 0
     amended: int = 0
+    preset: str = "default"
+    adc_bits: int = 12
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
     delays: list = field(default_factory=list, repr=False)
@@ -135,7 +137,8 @@ def count_wrong(record: list[str], truth: list[str]) -> int:
 def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: float = 0.0,
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
-              think_s: float | None = None, max_plies: int | None = None) -> GameResult:
+              think_s: float | None = None, max_plies: int | None = None,
+              preset: str = "default", adc_bits: int = 12) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -145,6 +148,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
     max_plies: stop after that many plies (None: play the game to its end);
+    preset: the simulated board (`sim.params.PRESETS`: 'default' a careful builder's, 'rough'
+        every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
+        (an MCP3008 on the direct path);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     from sim.board import SimBoard
@@ -153,7 +159,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
 
     ai = colours_of(ai)
     computer = frozenset(COLOURS[c] for c in ai)
-    board = SimBoard(Params.from_noise(noise), seed=seed)
+    board = SimBoard(Params.preset(preset, noise=noise, adc_bits=adc_bits), seed=seed)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
                       computer=computer, max_plies=max_plies)
     thinkers = [SimulatedThinker(COLOURS[c], level, seed, lambda: board.now, think_s)
@@ -217,7 +223,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        ai=ai, level=level if ai else None, delays=pairs)
+        preset=preset, adc_bits=adc_bits, ai=ai, level=level if ai else None, delays=pairs)
 
 
 def quantile_ms(sorted_values: list[float], q: float) -> float:
