@@ -68,6 +68,7 @@ class GameResult:
     amended: int = 0
     preset: str = "default"
     adc_bits: int = 12
+    stalled: bool = False  # nothing was recorded for `stall_s` while the players went on
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
     delays: list = field(default_factory=list, repr=False)
@@ -138,7 +139,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
               think_s: float | None = None, max_plies: int | None = None,
-              preset: str = "default", adc_bits: int = 12) -> GameResult:
+              preset: str = "default", adc_bits: int = 12,
+              stall_s: float = 120.0) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -151,6 +153,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     preset: the simulated board (`sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
         (an MCP3008 on the direct path);
+    stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
+        there, `stalled`;
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     from sim.board import SimBoard
@@ -173,6 +177,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     render = guidance.render
     shown = None
     tail = None  # after the players are done: let the last ply settle and be committed
+    stalled = False
+    progress = (0, 0.0)  # (plies recorded, since when)
 
     while board.now < max_sim_s:
         frame = board.read_frame()
@@ -193,6 +199,12 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             trace(controller, board)
         if not players.done:
             players.step()
+            count = controller.state.board.ply_count
+            if count != progress[0]:
+                progress = (count, board.now)
+            elif board.now - progress[1] > stall_s:
+                stalled = True
+                break
             continue
         if tail is None:  # the last ply may still be waiting to be told from a hover
             tail = board.now + 8.0
@@ -223,7 +235,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        preset=preset, adc_bits=adc_bits, ai=ai, level=level if ai else None, delays=pairs)
+        preset=preset, adc_bits=adc_bits, stalled=stalled, ai=ai, level=level if ai else None, delays=pairs)
 
 
 def quantile_ms(sorted_values: list[float], q: float) -> float:

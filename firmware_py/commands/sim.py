@@ -4,7 +4,7 @@
                                           URL of the page, which is the simulated board
     dvonn-board sim --terminal            the same with typed hand actions in the terminal
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
-                    [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
+                    [--preset default|rough|ideal] [--adc 12|10] [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
 
 With --ai white or --ai black (or both), the computer plays that colour, in people mode as in
@@ -42,6 +42,11 @@ def register(subparsers) -> None:
                    help="autoplay: play this game record (any format `replay` reads)")
     p.add_argument("--noise", default="default", metavar="LEVEL",
                    help="sensor noise: clean, default, poor, bad, or mT RMS per raw sample")
+    p.add_argument("--preset", default="default", choices=("default", "rough", "ideal"),
+                   help="autoplay: the simulated board: default (a careful builder's), rough "
+                        "(every imperfection at its worst) or ideal (none)")
+    p.add_argument("--adc", type=int, default=12, choices=(12, 10),
+                   help="autoplay: ADC bits: 12 (the RP2040 scanner) or 10 (an MCP3008)")
     p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
                    help="autoplay: chance per ply of a human mistake (0..1, default 0)")
     p.add_argument("--plies", type=int, default=None, metavar="N",
@@ -143,16 +148,20 @@ def run_autoplay(args) -> int:
     failed = 0
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
-                      ai=args.ai, level=args.level, max_plies=args.plies)
+                      ai=args.ai, level=args.level, max_plies=args.plies,
+                      preset=args.preset, adc_bits=args.adc)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
         else:
             made = sum(r.mistakes.values())
-            print(f"game {i + 1} seed {r.seed}: {r.plies} plies, "
+            print(f"game {i + 1} seed {r.seed} ({r.preset} board, {r.adc_bits}-bit ADC): "
+                  f"{r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
+                  f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}; "
+                  f"{computer_note(r)}; commit {r.commit_delay_ms_median:.0f} ms after "
+                  f"letting go (median); "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
             if not r.match:
