@@ -71,7 +71,7 @@ PASS = Ply(-1, -1)
 
 
 # ---------------------------------------------------------------------------------------------
-# Internal representation (shared with firmware_py.bench_rules' fast playout).
+# Internal representation (shared with firmware_py.tools.bench_rules' fast playout).
 #
 # Bitboards are ints over a padded grid: bit p = 12 * row + col (cols 0..10 plus one guard
 # column), so a step in direction (dcol, drow) is a shift by dcol + 12 * drow and anything that

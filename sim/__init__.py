@@ -20,7 +20,7 @@ Modules, one job each:
 The controller sees only frames and shows only LED frames; the truth (`board.truth()`,
 `players.truth`) is for tests, which compare it with what the controller recorded.
 
-An autoplay loop (written out in full in `firmware_py.autoplay.play_game`)::
+An autoplay loop (written out in full in `sim.autoplay.play_game`)::
 
     from sim.board import SimBoard
     from sim.params import Params

@@ -29,7 +29,6 @@ game of about 20,000 frames takes well under a second of CPU (`python -m sim.ben
 from __future__ import annotations
 
 import collections
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,34 +39,11 @@ from .clock import RealTimeClock, SimClock
 from .hand import Hand
 from .params import Params, noise_level
 from .physics import KIND_INDEX, FieldModel
+from .pieces import Loose, Piece
 from .sensors import SensorArray
 
 PIECE_COUNTS = {"W": 23, "B": 23, "D": 3}
 CHUNK = 25  # frames computed at once while nothing changes on the board
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One physical piece: its kind ('W', 'B', 'D'), number, and its magnet's strength factor."""
-
-    kind: str
-    number: int
-    strength: float  # about 1 +- strength_spread
-    magnet_dx: float = 0.0  # the magnet's axis off the piece's centre (mm)
-    magnet_dy: float = 0.0
-
-    def __repr__(self) -> str:
-        return f"{self.kind}{self.number}"
-
-
-@dataclass
-class Loose:
-    """A stack knocked off its space: lying at (x, y) on the surface, near `home`."""
-
-    pieces: list[Piece]
-    x: float
-    y: float
-    home: int
 
 
 class SimBoard:

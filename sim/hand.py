@@ -45,6 +45,7 @@ import numpy as np
 from firmware_py.spaces import N_SPACES, SPACES, parse_space
 
 from .physics import space_xy
+from .pieces import Loose
 
 
 class HandError(ValueError):
@@ -254,7 +255,6 @@ class Hand:
                 self.held = self.board.take_up(s, len(st))
 
             def lie():
-                from .board import Loose
                 self.board.loose.append(Loose(self.held, end[0], end[1], s))
                 self.held = []
 

@@ -2,7 +2,8 @@
 
 import json
 
-from firmware_py import ai, bench_ai
+from firmware_py import ai
+from firmware_py.tools import bench_ai
 
 
 def test_match_list_covers_the_targets():

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from firmware_py import ai
-from firmware_py.autoplay import engine_ply, play_game
+from sim.autoplay import engine_ply, play_game
 from firmware_py.cli import main
 from firmware_py.colours import BY_NAME
 from firmware_py.interfaces import OFF, LedFrame

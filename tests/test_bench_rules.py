@@ -3,7 +3,7 @@
 import json
 import random
 
-from firmware_py.bench_rules import board_game, random_game, run
+from firmware_py.tools.bench_rules import board_game, random_game, run
 from firmware_py.cli import main
 
 

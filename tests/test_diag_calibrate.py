@@ -65,11 +65,11 @@ def test_human_report(capsys, tmp_path):
 def test_ctrl_c_in_the_middle_leaves_the_leds_off_and_the_old_file_alone(capsys, tmp_path):
     from firmware_py.cli import build_parser
     from firmware_py.diag import calibrate
-    from firmware_py.diag.backend import open_board
+    from sim.compose import diag_board
     from firmware_py.interfaces import BLANK
     path = tmp_path / "cal.json"
     path.write_text("old")
-    board = open_board("sim", seed=1)
+    board = diag_board(seed=1)
     read = board.read
 
     def interrupted(timeout=None):

@@ -94,13 +94,13 @@ def test_rewrite_understands_table_style_profiles():
 
 
 def test_two_multiplexers_in_the_wrong_order_on_the_simulator():
-    from firmware_py.diag.backend import open_board
+    from sim.compose import diag_board
     from firmware_py.diag.map import check_map
     prof = load_profile()
     mux0 = {w.input: w.index for w in prof.spaces if w.mux == 0}
     mux1 = {w.input: w.index for w in prof.spaces if w.mux == 1}
     swaps = [f"swap:{prof.spaces[mux0[i]].name},{prof.spaces[mux1[i]].name}" for i in range(16)]
-    with open_board("sim", faults=swaps, seed=6) as board:
+    with diag_board(faults=swaps, seed=6) as board:
         result = check_map(board, sorted(mux0.values()) + sorted(mux1.values()))
     assert result.mux_swaps(prof.spaces) == [(0, 1), (1, 0)]
     changes = corrected_wiring(result, prof.spaces)

@@ -11,7 +11,7 @@ from firmware_py.cli import build_parser, main
 from firmware_py.diag import leds as diag_leds
 from firmware_py.diag import ports as diag_ports
 from firmware_py.diag import sensors as diag_sensors
-from firmware_py.diag.backend import open_board
+from sim.compose import diag_board
 from firmware_py.interfaces import BLANK, OFF, LedFrame
 from firmware_py.spaces import INDEX, SPACES
 
@@ -26,7 +26,7 @@ def run_leds(argv, board):
 
 
 def test_chase_lights_one_space_at_a_time_in_space_order(capsys):
-    board = open_board("sim", person=False)
+    board = diag_board(person=False)
     board.sim.led_log = collections.deque(maxlen=None)
     assert run_leds(["--pattern", "chase", "--step", "0.05"], board) == 0
     singles = [lit(f)[0] for _, f in board.sim.led_log if len(lit(f)) == 1]
@@ -39,7 +39,7 @@ def test_chase_lights_one_space_at_a_time_in_space_order(capsys):
 
 def test_colours_show_every_signal_on_every_space(capsys):
     from firmware_py.colours import SIGNALS
-    board = open_board("sim", person=False)
+    board = diag_board(person=False)
     board.sim.led_log = collections.deque(maxlen=None)
     assert run_leds(["--pattern", "colours", "--step", "0.02"], board) == 0
     full = {f.spaces[0] for _, f in board.sim.led_log if len(set(f.spaces)) == 1}
@@ -47,7 +47,7 @@ def test_colours_show_every_signal_on_every_space(capsys):
 
 
 def test_one_space(capsys):
-    board = open_board("sim", person=False)
+    board = diag_board(person=False)
     assert run_leds(["--space", "E3", "--colour", "error", "--seconds", "0.5"], board) == 0
     frames = [f for _, f in board.sim.led_log]
     assert lit(frames[-2]) == [INDEX["e3"]] and frames[-2].spaces[INDEX["e3"]] == (255, 0, 0)
@@ -108,7 +108,7 @@ def test_sensors_view_in_millitesla_with_a_calibration(capsys, tmp_path):
 
 
 def test_ctrl_c_turns_the_leds_off_and_closes(capsys):
-    board = open_board("sim", person=False)
+    board = diag_board(person=False)
     board.show(LedFrame(((9, 9, 9),) * 49))
     read = board.read
     count = 0

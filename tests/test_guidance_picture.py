@@ -4,7 +4,7 @@ import doctest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from firmware_py import docs_pictures
+from firmware_py.tools import docs_pictures
 from firmware_py.colours import SIGNALS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -26,6 +26,6 @@ def test_svg_is_well_formed_and_shows_every_signal_in_its_colour():
 
 def test_committed_picture_matches_the_language():
     assert (DOCS / "leds.svg").read_text(encoding="utf-8") == docs_pictures.legend_svg(), \
-        "docs/leds.svg is stale: run python -m firmware_py.docs_pictures"
+        "docs/leds.svg is stale: run python -m firmware_py.tools.docs_pictures"
     assert (DOCS / "leds.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "docs/leds.png" in (DOCS.parent / "README.md").read_text(encoding="utf-8")

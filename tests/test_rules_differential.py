@@ -12,7 +12,7 @@ import random
 import pytest
 
 from firmware_py.ai import features
-from firmware_py.bench_rules import playout, random_game
+from firmware_py.tools.bench_rules import playout, random_game
 from firmware_py.rules import BLACK, PASS, P2S, WHITE, Board, Ply
 from tests.reference_rules import RefGame
 

@@ -4,7 +4,8 @@ import doctest
 
 import pytest
 
-from firmware_py import bench_rules, records, render, rules
+from firmware_py import records, render, rules
+from firmware_py.tools import bench_rules
 
 
 @pytest.mark.parametrize("module", [rules, records, render, bench_rules])

@@ -333,7 +333,7 @@ def test_the_live_view_of_a_running_session(tmp_path):
 
 
 def test_the_push_latency_benchmark_runs():
-    from firmware_py.web.bench import measure
+    from firmware_py.tools.web_bench import measure
 
     r = measure(changes=5)
     assert r["changes"] == 5 and 0 < r["mean_ms"] <= r["max_ms"]

@@ -15,6 +15,7 @@ from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
 from firmware_py.store import Store
 from firmware_py.web.simulator import SimulatorRun
+from sim.compose import simulated_board
 
 from .test_web_browser import browser, expect, needs_chromium, new_page, sync_api  # noqa: F401
 
@@ -39,8 +40,8 @@ def simulator(tmp_path):
                 game = store.new_game({"Event": "test"})
                 for ply in plies:
                     store.add_ply(game, ply)
-        run = SimulatorRun(make_controller, db, seed=7, speed=speed, port=0,
-                           computer=computer).start()
+        run = SimulatorRun(make_controller, db, simulated_board("default", seed=7, speed=speed),
+                           port=0, computer=computer).start()
         runs.append(run)
         return run
     yield start
@@ -265,7 +266,7 @@ def test_fault_controls_reach_the_simulated_hardware(simulator, new_page):  # no
 
 
 def test_the_readme_screenshot_is_made_by_the_project(tmp_path, browser):  # noqa: F811
-    from firmware_py.web.screenshot import shoot
+    from firmware_py.tools.web_screenshot import shoot
 
     out = shoot(tmp_path / "web.png", width=800, height=600, browser=browser)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000

@@ -159,28 +159,23 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     per second), `ai`/`level` (see `play`). lines, clock, console: the typed lines (default: the terminal), the
     simulator's clock (default: real time) and the console, for tests.
     """
-    from sim.board import SimBoard
-    from sim.clock import RealTimeClock
+    from sim.compose import simulated_board
 
+    from ..errors import ProfileError
     from ..session import Session
     from ..store import Store, default_path
     from ..terminal import view
     from .play import thinkers_from
 
-    from sim.params import Params
-
-    from ..errors import ProfileError
-
     console = console or Console()
     db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
     noise = getattr(args, "noise", None) or "default"
     try:
-        params = Params.from_noise(_number_or_name(noise))
-        clock = clock or RealTimeClock(getattr(args, "speed", None) or 1.0)
+        sim = simulated_board(_number_or_name(noise), seed=getattr(args, "seed", None) or 0,
+                              speed=getattr(args, "speed", None) or 1.0, clock=clock)
     except (ProfileError, ValueError) as e:
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 2
-    sim = SimBoard(params, seed=getattr(args, "seed", None) or 0, clock=clock)
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
     store = Store(db)
     unfinished = store.unfinished()

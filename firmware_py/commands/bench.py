@@ -4,7 +4,7 @@ in tests).
     dvonn-board bench rules [--games N] [--json] [--board]   random complete games per second
 
 Other benchmarks plug in as sibling subcommands from their own modules: `bench inference` lives
-in firmware_py/bench_inference.py, which, when present, must offer `register(bench_subparsers)`
+in firmware_py/tools/bench_inference.py, which, when present, must offer `register(bench_subparsers)`
 (adding its subparser and `func`); this module imports it only if it exists, and that module
 should import its heavy dependencies inside its run function so `dvonn-board --help` stays fast.
 """
@@ -16,7 +16,7 @@ import importlib.util
 import json
 
 ORDER = 80
-PLUGINS = ("firmware_py.bench_inference",)  # each offers register(bench_subparsers)
+PLUGINS = ("firmware_py.tools.bench_inference",)  # each offers register(bench_subparsers)
 
 
 def register(subparsers) -> None:
@@ -40,7 +40,7 @@ def register(subparsers) -> None:
 
 
 def run_rules(args) -> int:
-    from ..bench_rules import run
+    from ..tools.bench_rules import run
 
     if args.games < 1:
         print("dvonn-board bench rules: --games must be at least 1")

@@ -18,4 +18,11 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="diag_command", metavar="DIAG_COMMAND")
     for module in SUBCOMMANDS:
         module.add_parser(sub)
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1], simulator=simulator)
+
+
+def simulator(profile, **options):
+    """The simulated board for `--backend sim` (built where the commands compose the parts)."""
+    from sim.compose import diag_board
+
+    return diag_board(profile, **options)

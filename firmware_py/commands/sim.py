@@ -83,7 +83,8 @@ def run_interactive(args) -> int:
     if not args.terminal:
         from ..web.simulator import run_web
         from .play import thinkers_from
-        return run_web(args, make_controller_factory(),
+        from sim.compose import simulated_board
+        return run_web(args, make_controller_factory(), simulated_board,
                        computer=thinkers_from(args) if hasattr(args, "ai") else ())
     from ._sim_live import run_people
 
@@ -119,7 +120,7 @@ def computer_note(r) -> str:
 
 
 def run_autoplay(args) -> int:
-    from ..autoplay import play_game
+    from sim.autoplay import play_game
     from ..errors import RecordError
 
     prog = "dvonn-board sim"

@@ -3,12 +3,8 @@ simulator (`--backend sim`, with injectable faults and a simulated person who fo
 
 Every command gets a `DiagBoard`: a sensor source and an LED sink, the profile, link counters,
 and for the simulator its `SimBoard` and `SimPerson`. Closing it (also on Ctrl-C) turns the LEDs
-off and closes the port.
-
->>> board = open_board(backend="sim", faults=["dead:e3"], seed=1)
->>> frame = board.read(); frame.raw[22] > 0, frame.raw[23]
-(True, 0)
->>> board.close()
+off and closes the port. The simulated one is built by the commands (`sim.compose.diag_board`):
+nothing here imports the simulator.
 """
 
 from __future__ import annotations
@@ -193,40 +189,22 @@ class DiagBoard:
 
 
 def open_board(backend: str = "hw", profile: str | None = None, port: str | None = None, *,
-               seed: int = 0, noise: str | float | None = None, faults=(), real_time: bool = False,
-               person: bool = True, pieces: dict | None = None) -> DiagBoard:
-    """Open the real board from a profile, or the simulator with `faults` (specs or Faults)."""
+               simulator=None, **sim_options) -> DiagBoard:
+    """Open the real board from a profile, or (backend "sim") the simulated one that
+    `simulator(profile, **sim_options)` builds: the commands pass `sim.compose.diag_board`, so
+    that nothing here depends on the simulator. sim_options: seed, noise, faults (specs or
+    Faults), real_time, person, pieces."""
     from hw.profile import load_profile
     prof = load_profile(profile)
     if backend == "sim":
-        return _open_sim(prof, seed, noise, faults, real_time, person, pieces)
+        if simulator is None:
+            raise ValueError("the simulator is not available to this command")
+        return simulator(prof, **sim_options)
     if backend != "hw":
         raise ValueError(f"unknown backend {backend!r} (hw or sim)")
-    if faults or noise is not None:
+    if sim_options.get("faults") or sim_options.get("noise") is not None:
         raise ValueError("--fault and --noise are for the simulator (--backend sim)")
     return _open_hw(prof, port)
-
-
-def _open_sim(prof, seed, noise, faults, real_time, with_person, pieces) -> DiagBoard:
-    from sim.board import SimBoard
-    from sim.clock import RealTimeClock
-    from sim.params import Params
-    params = Params() if noise is None else Params.from_noise(noise)
-    # the simulator stands in for the board the profile describes: its ADC, sensor and rate
-    params = params.replace(adc_bits=prof.adc.bits, adc_vref=prof.adc.vref,
-                            sensitivity_mv_per_mt=prof.sensor.mv_per_mt,
-                            supply_v=prof.sensor.supply_v, oversample=prof.sensor.oversample,
-                            frame_rate=float(prof.scanner.rate_hz))
-    sim = SimBoard(params, seed=seed, clock=RealTimeClock() if real_time else None)
-    parsed = tuple(f if isinstance(f, Fault) else Fault.parse(f) for f in faults)
-    for f in parsed:
-        f.apply(sim)
-    from .person import SimPerson
-    person = SimPerson(sim, seed=seed) if with_person else None
-    board = DiagBoard("sim", prof, sim, sim, sim=sim, person=person, faults=parsed)
-    if pieces:  # set down after the first second, so they show against an empty baseline
-        board.pending, board.place_at = dict(pieces), round(sim.params.frame_rate)
-    return board
 
 
 def _open_hw(prof, port) -> DiagBoard:
@@ -301,7 +279,8 @@ def board_from_args(args, person: bool = True, real_time: bool | None = None) ->
         pieces[SPACES[space]] = stack
     if pieces and args.backend != "sim":
         raise ValueError("--place needs --backend sim")
-    return open_board(args.backend, args.profile, args.port, seed=args.seed, noise=noise,
+    return open_board(args.backend, args.profile, args.port,
+                      simulator=getattr(args, "simulator", None), seed=args.seed, noise=noise,
                       faults=args.fault, pieces=pieces,
                       real_time=args.real_time if real_time is None else real_time,
                       person=person)

@@ -5,5 +5,7 @@
 - `source`    what the server shows and acts on (`GameSource`; `StateSource` for a fixed state)
 - `server`    the aiohttp application, `serve()` and `WebThread`
 - `static/`   the page itself: plain HTML, JavaScript and CSS, no build step, nothing from a CDN
-- `screenshot` `python -m firmware_py.web.screenshot docs/web.png`: a picture of the page
+- `simulator` the simulator in the browser: a simulated board given to it, the page as the hand
+
+The page's picture and latency benchmark are tools: `firmware_py.tools.web_screenshot`, `web_bench`.
 """

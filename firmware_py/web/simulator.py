@@ -1,12 +1,13 @@
 """`dvonn-board sim` in the browser: the controller against the simulated board, in real time,
 with the page as the hand that moves the pieces.
 
-`SimulatorRun` puts together a `SimBoard` on a real-time clock, the page's `SimDesk` in front
-of it, a `Session` (controller + game store) running on its own thread, and the web server on
-another. `run_web(args, make_controller)` is the command: it prints the URL and serves until
-Ctrl-C.
+`SimulatorRun` puts together a simulated board on a real-time clock (built by the command:
+`sim.compose.simulated_board`), the page's `SimDesk` in front of it, a `Session` (controller +
+game store) running on its own thread, and the web server on another. The command
+(`dvonn-board sim`, in `commands/sim.py`) prints the URL and serves until Ctrl-C.
 
->>> # with SimulatorRun(make_controller, db="sim.sqlite3", port=0) as run:
+>>> # board = simulated_board("default", seed=0, speed=1.0)
+>>> # with SimulatorRun(make_controller, "sim.sqlite3", board, port=0) as run:
 >>> #     print(run.web.url)            # open it; run.session / run.board for scripts
 """
 
@@ -33,21 +34,18 @@ class SimulatorRun:
 
     make_controller(board): the controller for a game at `board` (as `Session` takes it).
     db: the game store's file (an unfinished game there is resumed, pieces set up as recorded).
-    speed: simulated seconds per wall-clock second (above 1 for quick demos and tests).
+    board: the simulated board, on a real-time clock; noise: the noise level it was built with
+        (for the page's fault panel).
     """
 
-    def __init__(self, make_controller, db: str | Path, *, seed: int = 0, speed: float = 1.0,
-                 host: str = "127.0.0.1", port: int = 8080, token: str | None = None,
-                 noise: str | float = "default", computer=()):
-        from sim.board import SimBoard
-        from sim.clock import RealTimeClock
-        from sim.params import Params
-
+    def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
+                 port: int = 8080, token: str | None = None, noise: str | float = "default",
+                 computer=()):
         from ..session import Session
         from ..store import Store
 
         self.db = Path(db)
-        self.board = SimBoard(Params.from_noise(noise), seed=seed, clock=RealTimeClock(speed))
+        self.board = board
         self.desk = SimDesk(self.board)
         self.desk.noise = noise if isinstance(noise, str) else float(noise)
         store = Store(self.db)
@@ -108,11 +106,12 @@ class SimulatorSource(SessionSource):
         return self.desk.call(press)
 
 
-def run_web(args, make_controller, computer=()) -> int:
+def run_web(args, make_controller, make_board, computer=()) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
-    `speed`, `noise` (see `dvonn-board sim --help`).
+    `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
+    simulated board (the command passes `sim.compose.simulated_board`).
     """
     import time
 
@@ -126,8 +125,9 @@ def run_web(args, make_controller, computer=()) -> int:
         noise = getattr(args, "noise", None) or "default"
         if noise not in NOISE_NAMES:
             noise = float(noise)
-        run = SimulatorRun(make_controller, db, seed=getattr(args, "seed", None) or 0,
-                           speed=getattr(args, "speed", None) or 1.0, host=host, port=port,
+        board = make_board(noise, seed=getattr(args, "seed", None) or 0,
+                           speed=getattr(args, "speed", None) or 1.0)
+        run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
                            computer=computer).start()
     except ValueError as e:

@@ -18,7 +18,7 @@ import random as _random
 import time
 from typing import NamedTuple
 
-from .rules import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
+from ..rules import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
 
 # Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
 # it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
@@ -275,7 +275,7 @@ class BenchResult(NamedTuple):
 
 def board_game(rnd: _random.Random) -> GameResult:
     """The same random game through the public Board API (legal_plies + push), for comparison."""
-    from .rules import Board
+    from ..rules import Board
     board = Board()
     rand = rnd.random
     turns = seen = 0

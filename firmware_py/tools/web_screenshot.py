@@ -1,6 +1,6 @@
 """A picture of the web view for the README, made by the real thing.
 
-`python -m firmware_py.web.screenshot [OUT.png]` (default docs/web.png) starts the simulator with
+`python -m firmware_py.tools.web_screenshot [OUT.png]` (default docs/web.png) starts the simulator with
 a game resumed in the middle of phase 2, opens the page in headless Chromium (Debian's
 /usr/bin/chromium, driven by Playwright from the test extras), lifts a stack by clicking it as a
 person would, waits until its legal destinations are lit, and saves the screenshot.
@@ -41,7 +41,8 @@ def shoot(out: Path, width: int = 1280, height: int = 860, browser=None) -> Path
     from ..controller import Controller
     from ..spaces import SPACES
     from ..store import Store
-    from .simulator import SimulatorRun
+    from ..web.simulator import SimulatorRun
+    from sim.compose import simulated_board
 
     board = game()
     src = next(s for s in board.mobile_stacks() if len(board.destinations(s)) >= 2)
@@ -52,8 +53,9 @@ def shoot(out: Path, width: int = 1280, height: int = 860, browser=None) -> Path
             for ply in board.move_stack:
                 store.add_ply(game_id, ply)
         with contextlib.ExitStack() as stack:
-            run = stack.enter_context(SimulatorRun(lambda b: Controller(board=b), db, seed=SEED,
-                                                   speed=4.0, port=0))
+            sim = simulated_board("default", seed=SEED, speed=4.0)
+            run = stack.enter_context(SimulatorRun(lambda b: Controller(board=b), db, sim,
+                                                   port=0))
             if browser is None:
                 p = stack.enter_context(sync_playwright())
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -76,7 +78,7 @@ def shoot(out: Path, width: int = 1280, height: int = 860, browser=None) -> Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware_py.web.screenshot",
+    parser = argparse.ArgumentParser(prog="python -m firmware_py.tools.web_screenshot",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/web.png", type=Path)
     args = parser.parse_args(argv)

@@ -1,8 +1,8 @@
 """Strength of the computer opponent, measured by engine matches (colours alternate).
 
-    python -m firmware_py.bench_ai                      # everything below, modest game counts
-    python -m firmware_py.bench_ai --only default --games 100
-    python -m firmware_py.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
+    python -m firmware_py.tools.bench_ai                      # everything below, modest game counts
+    python -m firmware_py.tools.bench_ai --only default --games 100
+    python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
 
 Three measurements, the targets of issue 8:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
@@ -23,8 +23,8 @@ import json
 import sys
 import time
 
-from . import ai
-from .match import play_match
+from .. import ai
+from ..match import play_match
 
 PI_SLOWDOWN = 4  # a Raspberry Pi 4 runs this code 3-5x slower than the development machine
 
@@ -53,7 +53,7 @@ def matches(games: int, ladder_games: int, only: str | None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m firmware_py.bench_ai", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m firmware_py.tools.bench_ai", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=40, help="games per match against random/greedy")
     p.add_argument("--ladder-games", type=int, default=20, help="games per level pair")

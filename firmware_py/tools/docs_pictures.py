@@ -1,4 +1,4 @@
-"""Pictures of the LED language for the README: `python -m firmware_py.docs_pictures [DIR]`.
+"""Pictures of the LED language for the README: `python -m firmware_py.tools.docs_pictures [DIR]`.
 
 Writes DIR/leds.svg (default DIR: docs/) from `colours` itself, so the picture cannot drift from
 what the board shows, and DIR/leds.png when a converter is found (headless chromium, or
@@ -21,11 +21,11 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-from .colours import BY_NAME, PATTERNS, SIGNALS, is_lit
-from .guidance import signals
-from .rules import Board
-from .spaces import COORDS, N_SPACES, SPACES
-from .state import BoardState
+from ..colours import BY_NAME, PATTERNS, SIGNALS, is_lit
+from ..guidance import signals
+from ..rules import Board
+from ..spaces import COORDS, N_SPACES, SPACES
+from ..state import BoardState
 
 GROUPS = (
     ("Whose turn", ("white_to_play", "black_to_play", "dvonn_to_place")),

@@ -1,4 +1,4 @@
-"""How late a change reaches the page: `python -m firmware_py.web.bench [--changes N] [--json]`.
+"""How late a change reaches the page: `python -m firmware_py.tools.web_bench [--changes N] [--json]`.
 
 Serves a `StateSource` on a free loopback port, connects a WebSocket client as the page does,
 then changes the state N times (one ply each, as the session does after a commit) and measures
@@ -17,8 +17,8 @@ import time
 
 from ..rules import Board
 from ..state import BoardState
-from .server import WebThread
-from .source import StateSource
+from ..web.server import WebThread
+from ..web.source import StateSource
 
 
 async def _measure(url: str, source: StateSource, changes: int) -> list[float]:
@@ -55,7 +55,7 @@ def measure(changes: int = 200) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware_py.web.bench",
+    parser = argparse.ArgumentParser(prog="python -m firmware_py.tools.web_bench",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=200)
     parser.add_argument("--json", action="store_true")

@@ -26,11 +26,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
-from . import ai as engine
-from . import guidance
-from .controller import Controller
-from .rules import BLACK, WHITE, Board, Ply
-from .session import computer_hint
+from firmware_py import ai as engine
+from firmware_py import guidance
+from firmware_py.controller import Controller
+from firmware_py.rules import BLACK, WHITE, Board, Ply
+from firmware_py.session import computer_hint
+
+from .board import SimBoard
+from .params import Params
+from .players import Mistakes, Players
 
 COLOURS = {"white": WHITE, "black": BLACK}
 
@@ -157,10 +161,6 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         there, `stalled`;
     trace: optional callable(controller, board) after every frame, for debugging.
     """
-    from sim.board import SimBoard
-    from sim.params import Params
-    from sim.players import Mistakes, Players
-
     ai = colours_of(ai)
     computer = frozenset(COLOURS[c] for c in ai)
     board = SimBoard(Params.preset(preset, noise=noise, adc_bits=adc_bits), seed=seed)

@@ -1,0 +1,13 @@
+"""Tools for developers, not run on the board: benchmarks that print figures, and the pictures
+in the documentation. Each is a module run with ``python -m firmware_py.tools.NAME``; `bench
+rules` and `bench inference` are also subcommands of ``dvonn-board bench``.
+
+- `bench_rules`     random complete games per second, the playout fast path;
+- `bench_ai`        the computer's strength: matches against random, greedy and level by level;
+- `bench_inference` move reading over autoplayed games (needs the simulator);
+- `docs_pictures`   docs/leds.svg and docs/leds.png, the LED language;
+- `web_screenshot`  docs/web.png, the simulator's page in headless Chromium;
+- `web_bench`       how late a change reaches the web page.
+
+Unlike the runtime modules, the tools may use the simulator (`sim`).
+"""
