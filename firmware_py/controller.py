@@ -55,6 +55,8 @@ from .spaces import N_SPACES, SPACES
 from .state import BoardState
 
 PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
+HOVER_TOP_MM = 4.0
+"""A hand pausing before it lets go holds a stack up to this far above where it lands."""
 STUCK_S = 2.0
 """A reading that has not changed by one code for this long, while the others show noise, is
 stuck (with 0.3 codes of noise or more, a working sensor repeats one code for this long with a
@@ -140,6 +142,9 @@ class Controller:
         self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
         self._unsure_since: float | None = None  # "landed, or in the hand?" open since
         self._suspect_since: float | None = None
+        # Placements learned from a board that had only just settled: learned again once it
+        # has been still long enough (space -> (kind, readings before, stacks before)).
+        self._relearn: dict[int, tuple] = {}
         self.adc_max = adc_max
 
     # -- inputs ------------------------------------------------------------------------------
@@ -250,6 +255,7 @@ class Controller:
         self._rebuilding = False
         self._provisional = False
         self._rivals, self._answer = [], None
+        self.inference.loose, self._relearn = {}, {}
         self._clear_unexplained()
 
     # -- snapshots ---------------------------------------------------------------------------
@@ -279,6 +285,7 @@ class Controller:
             self._set_ref(snap, self.ref_stacks)
             if still_long:
                 self._provisional = False  # no hand holds a stack that still: it landed
+                self._landed(snap)
             return
         d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
                                    self.ref_stacks, snap.time - self.ref_time,
@@ -421,7 +428,11 @@ class Controller:
             self._learn(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == self.ref_stacks  # then keep the object: its model cache
+            if not same:
+                self._hovering(before_stacks, best.stacks)
             self._set_ref(snap, self.ref_stacks if same else best.stacks)
+            if snap.time - snap.stable_since >= self.inference.hold_s:
+                self._landed(snap)
             self._settle_mode()
             if changed:
                 st.message = changed
@@ -826,7 +837,9 @@ class Controller:
         # up at that point ends without it.
 
     def _learn(self, best, before, before_stacks, snap) -> None:
-        """Placements teach the calibration each sensor's single-piece response."""
+        """Placements teach the calibration each sensor's single-piece response; learned again
+        once the board has been still long enough that the piece cannot still be in the air
+        (`_landed`)."""
         placed = [p.dst for p in best.plies if p.is_placement]
         if not placed or before is None:
             return
@@ -838,6 +851,46 @@ class Controller:
             if t in self.faulty:  # its neighbours' cross-talk is real; its own reading is not
                 self.cal.response[t] = self.cal.kind[t] = None
                 self.cal.changed()
+            else:
+                self._relearn[t] = (best.stacks[t][0], before, list(before_stacks))
+
+    def _hovering(self, before_stacks, stacks) -> None:
+        """After a landing read from a board that has only just settled: the stack may still
+        be held just above it (people pause before letting go), so the readings at contact may
+        differ by up to what 4 mm of height makes. Until the board has been still for
+        `hold_s`, those sensors' references are that loose (`Inference.loose`)."""
+        loose: dict[int, float] = {}
+        model = self.model
+        for t in range(N_SPACES):
+            old, new = before_stacks[t], stacks[t]
+            if not new or new == old or new[:len(old)] != old:
+                continue  # not pieces set on top (a lift, a takeback, a rebuilt stack)
+            keep = len(old)
+            pieces = new[keep:]
+            above, _ = model.floating(t, keep, tuple(pieces), HOVER_TOP_MM)
+            own = sum(model.piece_own(t, k, keep + i) for i, k in enumerate(pieces))
+            if keep == 0:  # a bottom piece: its own response (learned, or the typical one)
+                own = (self.cal.polarity[pieces[0]] * self.cal.typical_unit()
+                       * model.axial(pieces[0], 0)
+                       + sum(model.piece_own(t, k, i) for i, k in enumerate(pieces) if i))
+            loose[t] = loose.get(t, 0.0) + (own - above.get(t, 0.0)) ** 2
+            for s_, x in above.items():
+                if s_ != t:
+                    xt = model.stack_crosstalk(s_, t, new, keep)
+                    loose[s_] = loose.get(s_, 0.0) + (xt - x) ** 2
+        self.inference.loose = loose
+
+    def _landed(self, snap) -> None:
+        """The board has been still for `hold_s`: nothing is hovering; the readings are at
+        contact. Placements read in the air are learned again from this snapshot."""
+        self.inference.loose = {}
+        for t, (kind, before, before_stacks) in list(self._relearn.items()):
+            del self._relearn[t]
+            if self.ref_stacks[t] != (kind,):
+                continue  # lifted or built on since: learned from the first reading only
+            others = [o for o in range(N_SPACES)
+                      if o != t and self.ref_stacks[o] != before_stacks[o]]
+            self.cal.learn_placement(t, kind, before, snap.values, others=others)
 
     def _set_ref(self, snap, stacks) -> None:
         self.ref = snap.values

@@ -124,6 +124,11 @@ class Inference:
         # occupancy of their spaces comes from the game, and their neighbours' cross-talk is
         # all that is left to see a change there (too faint to decide: the player is asked).
         self.unreliable: frozenset = frozenset()
+        # Extra variance (codes²) of the reference reading of some sensors: a landing read
+        # while its stack may still have been held just above (the reading at contact is
+        # anywhere in that range), set by the caller until the board has been still long
+        # enough for no hand to be hovering.
+        self.loose: dict[int, float] = {}
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
@@ -317,7 +322,8 @@ class Inference:
                 continue
             n2 = cal.noise[s] ** 2
             q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
-            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor)
+            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
+                      + self.loose.get(s, 0.0))
         chi0 = [r0[s] * r0[s] / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:
