@@ -150,12 +150,11 @@ class Inference:
             return False
         if kind != "D":
             return True  # the three DVONN pieces are placed first: none is left to mistake
-        # DVONN and White differ in strength only (57 against 44.7 mT): the geometric mean of
-        # the two splits them with a margin wider than the magnet and sensor spreads (+-5 %
-        # each), on the datasheet gain, before any piece has taught the board its own.
-        m = self.model
-        split = (m.nominal_axial("W") * m.nominal_axial("D")) ** 0.5 * 44.7 * cal.codes_per_mt
-        return abs(r) >= split
+        # DVONN and White differ in strength only (57 against 44.7 mT at the datasheet gain):
+        # less than magnets, sensors and placement spread together before anything is learned.
+        # So a piece is refused only when no DVONN piece on any board could read that weakly
+        # (a White piece placed instead may pass: its place in the record is still right).
+        return abs(r) >= self.model.weakest("D") * cal.typical_unit()
 
     # -- candidates --------------------------------------------------------------------------
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
