@@ -292,7 +292,6 @@ class Controller:
             self._set_ref(snap, self.ref_stacks)
             if still_long:
                 self._provisional = False  # no hand holds a stack that still: it landed
-                self._landed(snap)
             return
         d = self.inference.explain(st.board, self.pending, snap, self.ref, self.ref_frames,
                                    self.ref_stacks, snap.time - self.ref_time,
@@ -444,11 +443,9 @@ class Controller:
             self._learn(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == self.ref_stacks  # then keep the object: its model cache
-            if not same:
-                self._hovering(before_stacks, best.stacks)
-            self._set_ref(snap, self.ref_stacks if same else best.stacks)
-            if snap.time - snap.stable_since >= self.inference.hold_s:
-                self._landed(snap)
+            # A landing may still be held just above only if a hover fitted about as well.
+            self._set_ref(snap, self.ref_stacks if same else best.stacks,
+                          hovering=d.provisional)
             self._settle_mode()
             if changed:
                 st.message = changed
@@ -870,11 +867,13 @@ class Controller:
             else:
                 self._relearn[t] = (best.stacks[t][0], before, list(before_stacks))
 
-    def _hovering(self, before_stacks, stacks) -> None:
+    def _hovering(self, before_stacks, stacks, on_stacks: bool = True) -> None:
         """After a landing read from a board that has only just settled: the stack may still
         be held just above it (people pause before letting go), so the readings at contact may
         differ by up to what 4 mm of height makes. Until the board has been still for
-        `hold_s`, those sensors' references are that loose (`Inference.loose`)."""
+        `hold_s`, those sensors' references are that loose (`Inference.loose`). on_stacks:
+        also for stacks set on stacks (else only for pieces set on empty spaces, which the
+        inference cannot test for hovering)."""
         loose: dict[int, float] = {}
         model = self.model
         for t in range(N_SPACES):
@@ -882,6 +881,8 @@ class Controller:
             if not new or new == old or new[:len(old)] != old:
                 continue  # not pieces set on top (a lift, a takeback, a rebuilt stack)
             keep = len(old)
+            if keep and not on_stacks:
+                continue
             pieces = new[keep:]
             above, _ = model.floating(t, keep, tuple(pieces), HOVER_TOP_MM)
             own = sum(model.piece_own(t, k, keep + i) for i, k in enumerate(pieces))
@@ -896,19 +897,24 @@ class Controller:
                     loose[s_] = loose.get(s_, 0.0) + (xt - x) ** 2
         self.inference.loose = loose
 
-    def _landed(self, snap) -> None:
+    def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing is hovering; the readings are at
         contact. Placements read in the air are learned again from this snapshot."""
         self.inference.loose = {}
         for t, (kind, before, before_stacks) in list(self._relearn.items()):
             del self._relearn[t]
-            if self.ref_stacks[t] != (kind,):
+            if stacks[t] != (kind,):
                 continue  # lifted or built on since: learned from the first reading only
-            others = [o for o in range(N_SPACES)
-                      if o != t and self.ref_stacks[o] != before_stacks[o]]
+            others = [o for o in range(N_SPACES) if o != t and stacks[o] != before_stacks[o]]
             self.cal.learn_placement(t, kind, before, snap.values, others=others)
 
-    def _set_ref(self, snap, stacks) -> None:
+    def _set_ref(self, snap, stacks, hovering: bool = True) -> None:
+        """Take `snap` as the readings of `stacks` (what the board is now). hovering: a stack
+        landed on a stack may still be held just above it (see `_hovering`)."""
+        if self.ref_stacks is not None and stacks is not self.ref_stacks:
+            self._hovering(self.ref_stacks, stacks, hovering)
+        if snap.time - snap.stable_since >= self.inference.hold_s:
+            self._landed(snap, stacks)
         self.ref = snap.values
         self.ref_frames = snap.frames
         self.ref_stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
