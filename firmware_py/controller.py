@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .board_model import BoardModel, BoardSpec, Geometry
-from .calibration import Calibration
+from .calibration import NEAR, Calibration
 from .inference import OCCUPIED_MT, Decision, Inference
 from .interfaces import SensorFrame
 from .rules import PASS, Board, Ply
@@ -915,6 +915,8 @@ class Controller:
             self._hovering(self.ref_stacks, stacks, hovering)
         if snap.time - snap.stable_since >= self.inference.hold_s:
             self._landed(snap, stacks)
+        if self.ref is not None and self.ref_stacks is not None:
+            self._follow_drift(snap, stacks)
         self.ref = snap.values
         self.ref_frames = snap.frames
         self.ref_stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
@@ -925,6 +927,23 @@ class Controller:
             if not stacks[s] and s not in self.faulty:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
+
+    def _follow_drift(self, snap, stacks) -> None:
+        """Offsets drift (and gains, as the board warms up) under standing stacks too: every
+        sensor the game says is unchanged, with no change within two spaces, moved only by
+        drift since the last reference; its baseline follows, so the stack's lift later
+        reads true. (Empty spaces are followed in `_set_ref`.) A step over half a mT is not
+        drift: not followed."""
+        old, before = self.ref, self.ref_stacks
+        changed = [t for t in range(N_SPACES) if stacks[t] != before[t]]
+        near = set(changed).union(*(NEAR[t] for t in changed)) if changed else set()
+        loose = self.inference.loose
+        limit = 0.5 * self.cal.codes_per_mt
+        for s in range(N_SPACES):
+            if stacks[s] and s not in near and s not in loose and s not in self.faulty:
+                step = snap.values[s] - old[s]
+                if abs(step) <= limit:
+                    self.cal.baseline[s] += step
 
     def _rebase(self, stacks) -> None:
         """A configuration known without a snapshot of it: predict its readings from the model."""
