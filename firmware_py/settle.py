@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from operator import add, mul, sub
 
 NOISY_S = 3.0
+RESTLESS_S = 1.0
+"""Moving this long without settling, with every sensor noisier than the tolerance allows,
+means the noise rose (a failing supply, a motor nearby): the tolerance follows it."""
 NOISY_RESETS = 30
 """A sensor that alone resets the stillness window at least this often over this long is noisy."""
 
@@ -70,6 +73,8 @@ class Settler:
         self.noisy: int | None = None
         self.ignore: dict[int, float] = {}  # sensor -> the reading used instead of its own
         self._lone: tuple = (None, 0.0, 0)  # (sensor, since, resets) moving alone
+        self._moving_since: float | None = None
+        self._seen_noise = 0.0  # RMS of one reading, from frame-to-frame steps while moving
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -116,6 +121,7 @@ class Settler:
         scale = 1.0 / n
         if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
             self._note_movers(time, raw, scale)
+            self._follow_noise(time, raw)
             self.moving = True
             self._reset(time, raw)
             return None
@@ -138,6 +144,7 @@ class Settler:
             return None
         self._reported = time
         self.moving = False
+        self._moving_since = None
         self._lone = (None, time, 0)
         mean = tuple(s / n for s in self._sum)
         spread = tuple(max(q / n - m * m, 0.0) ** 0.5 for q, m in zip(self._sq, mean))
@@ -161,6 +168,20 @@ class Settler:
             self._lone = (sensor, since, resets + 1)
             if time - since >= NOISY_S and resets >= NOISY_RESETS:
                 self.noisy = sensor
+
+    def _follow_noise(self, time: float, raw) -> None:
+        """While moving: estimate the noise from the median step between frames (a hand moves
+        a few sensors, noise moves them all: the median sees only noise). Moving for
+        `RESTLESS_S` with the noise far above what the tolerance allows: raise it."""
+        if self._moving_since is None:
+            self._moving_since = time
+        steps = sorted(abs(r - p) for r, p in zip(raw, self._frames[-1]))
+        # median |a - b| of two readings with RMS noise n is 0.954 n
+        self._seen_noise = 0.8 * self._seen_noise + 0.2 * steps[len(steps) // 2] / 0.954
+        if (time - self._moving_since >= RESTLESS_S
+                and 6.0 * self._seen_noise > 1.5 * self.tolerance):
+            self.tolerance = tolerance_for(self._seen_noise, self.tolerance)
+            self.noise = self._seen_noise
 
     def _trend(self, half: int) -> bool:
         """Whether the first and second halves of the window differ by more than noise."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rules import Board, Ply
+from .rules import PASS, Board, Ply
+from .spaces import SPACES
 
 MODES = ("calibrating", "idle", "lifted", "removing", "asking", "error", "unexplained",
          "link_lost", "paused", "over")
@@ -74,3 +75,36 @@ class BoardState:
         self.error = []
         self.missing = []
         self.extra = []
+
+    def show_settled(self, pending, note: str = "") -> None:
+        """The board matches the game: stacks to remove (`pending`), the end, or whose turn
+        (with `note`, e.g. the faulty sensors)."""
+        self.clear_marks()
+        if pending:
+            self.mode = "removing"
+            self.remove = sorted(pending)
+            self.message = "remove the stacks on " + ", ".join(SPACES[s] for s in self.remove)
+        elif self.board.is_over():
+            self.mode = "over"
+            w = self.board.winner()
+            self.message = "game over: " + ("a draw" if w == "draw" else
+                                            ("white" if w == 0 else "black") + " wins")
+        else:
+            self.mode = "idle"
+            self.message = note
+
+    def show_lifted(self, src: int, board: Board | None = None, remove=()) -> None:
+        """The stack from `src` in the hand, with its destinations on `board` (default: the
+        recorded position; a candidate's when a ply before the lift is not recorded yet) and
+        the cut-off stacks `remove` still to take off."""
+        self.clear_marks()
+        self.mode = "lifted"
+        self.lifted = src
+        board = board or self.board
+        if board.legal_plies() == [PASS]:  # the other player passes and moves again
+            board = board.copy()
+            board.push(PASS)
+        self.destinations = board.destinations(src)
+        self.remove = list(remove)
+        self.message = (f"{SPACES[src]} lifted: set it down on "
+                        + (", ".join(SPACES[s] for s in self.destinations) or "?"))

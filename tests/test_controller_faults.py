@@ -28,11 +28,11 @@ def play(sim, c, max_s: float = 900.0, during=None):
             during(c)
         st = c.state
         truth = players.truth
-        if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c._rivals:
+        if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c.questions.rivals:
             # a person reads the question and knows what they played: "did you play X?"
             # (confirm if so) or "did you land on e3 (faulty)? ... or lift the one you landed on"
             done = [p for p in truth.move_stack[st.board.ply_count:] if not p.is_pass]
-            said = [p for p in c._rivals[0].plies if not p.is_pass]
+            said = [p for p in c.questions.rivals[0].plies if not p.is_pass]
             if st.message.startswith("did you play"):
                 if done == said:
                     c.button("confirm")
@@ -176,3 +176,20 @@ def test_a_hand_held_still_over_the_board_is_not_a_noisy_sensor():
     sim.hand.put(board.destinations(src)[0])
     run(sim, c, 12.0)
     assert not c.faulty
+
+
+def test_a_new_game_forgets_the_faulty_sensors_and_their_note():
+    from firmware_py.controller import Controller
+    from sim.board import SimBoard
+    from sim.params import Params
+    from tests.simgames import run
+
+    sim = SimBoard(Params.from_noise("default"), seed=2)
+    c = Controller()
+    run(sim, c, 0.5)
+    c.mark_faulty([3], "test")
+    c._settle_mode()
+    assert "looks faulty" in c.state.message
+    c.new_game()
+    run(sim, c, 0.5)
+    assert c.faulty == {} and c.state.mode == "idle" and "faulty" not in c.state.message

@@ -36,7 +36,8 @@ def test_a_lifted_stack_is_one_candidate_among_its_landings():
     src = board.mobile_stacks()[0]
     sim.setup({src: ()})  # the stack is in the air, far away
     snap = snapshot_of(sim)
-    d = c.inference.explain(c.state.board, {}, snap, c.ref, c.ref_frames, c.ref_stacks, 1.0)
+    ref = c.reference
+    d = c.inference.explain(c.state.board, {}, snap, ref.values, ref.frames, ref.stacks, 1.0)
     kinds = {cand.kind for cand in d.candidates}
     assert {"lifted", "match"} & kinds == {"lifted"}
     assert d.kind == "lifted" and d.best.src == src

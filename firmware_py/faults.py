@@ -1,0 +1,165 @@
+"""The sensor fault watch: which sensors the controller no longer trusts, and why.
+
+A sensor has failed when its reading sits at an ADC rail (no output, a broken supply), never
+moves by a single code while the others show noise (stuck), or is so noisy that the board never
+settles. It may also be the player who says so: a space that reads like a piece on the empty
+board, or the one space that keeps disagreeing with the game, is offered as a *suspect*, and
+confirm marks it faulty.
+
+A faulty sensor is played around: its space's occupancy comes from the game, its reading is
+never evidence (`Inference.unreliable`), and a ply that places on, moves from or lands on it is
+confirmed by the player (`blind`).
+
+>>> from firmware_py.board_model import BoardModel
+>>> from firmware_py.calibration import Calibration
+>>> from firmware_py.inference import Inference
+>>> from firmware_py.spaces import INDEX
+>>> watch = FaultWatch(Inference(BoardModel(Calibration.nominal())), adc_max=4095)
+>>> watch.mark([INDEX["e3"]], "reads no output (at the ADC's rail)")
+>>> watch.note()
+'sensor e3 looks faulty: played from the game alone; check it with `dvonn-board diag selftest`'
+"""
+
+from __future__ import annotations
+
+from .settle import mean_noise
+from .spaces import N_SPACES, SPACES
+
+STUCK_S = 2.0
+"""A reading that has not changed by one code for this long, while the others show noise, is
+stuck (with 0.3 codes of noise or more, a working sensor repeats one code for this long with a
+chance far below one in a million)."""
+MAX_FROZEN = 1
+"""More sensors than this frozen on one code at once: a quiet board (a coarse ADC), not stuck
+sensors (a working sensor whose readings dither by noise never repeats one code for long)."""
+DITHER_CODES = 0.6
+"""Readings whose typical spread is at least this (codes) dither by noise, not by rounding: a
+sensor with noise of half a code or less may sit between two code edges and repeat one code
+(its rounded readings then spread by up to 0.5 codes), one with more does not for long."""
+
+
+def names(spaces) -> str:
+    """'a1, c3' for spaces given as indices."""
+    return ", ".join(SPACES[s] for s in spaces)
+
+
+class FaultWatch:
+    """The faulty sensors (`faulty`: space -> why) and the suspects the player may confirm.
+
+    inference: its `unreliable` set is kept equal to the faulty spaces; adc_max: the ADC's
+    full scale (a reading at 0 or there is at a rail).
+    """
+
+    def __init__(self, inference, adc_max: int):
+        self.inference = inference
+        self.adc_max = adc_max
+        self.faulty: dict[int, str] = {}
+        # Spaces whose sensors may be faulty, if the player confirms: read like pieces on the
+        # empty board at the start, or the one space where the board differs from the game.
+        self.suspects: list[int] = []
+        self.suspect_since: float | None = None
+        self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
+
+    def reset(self) -> None:
+        """Trust every sensor again (a new game checks them all afresh)."""
+        self.faulty.clear()  # in place: the reference shares it
+        self.inference.unreliable = frozenset()
+        self.suspects, self.suspect_since = [], None
+        self._frozen.clear()
+
+    def __contains__(self, space: int) -> bool:
+        return space in self.faulty
+
+    def mark(self, spaces, why: str) -> None:
+        """Stop trusting the sensors of `spaces`: their occupancy comes from the game, their
+        readings are never evidence (moves that depend on them are asked, not guessed)."""
+        for s in spaces:
+            self.faulty.setdefault(s, why)
+        self.inference.unreliable = frozenset(self.faulty)
+
+    def note(self) -> str:
+        """The line that names the faulty sensors ('' when there are none)."""
+        if not self.faulty:
+            return ""
+        return (f"sensor {names(sorted(self.faulty))} looks faulty: played from the game alone; "
+                "check it with `dvonn-board diag selftest`")
+
+    def check(self, snap, stuck_s: float = 0.0) -> bool:
+        """A sensor at an ADC rail, or whose reading has not moved by a single code for
+        `stuck_s` of still board while the others show noise (stuck: at once on the empty
+        board at the start, `STUCK_S` during play), has failed: it is marked. True when one
+        was found."""
+        noise = mean_noise(snap.spread)
+        found = False
+        # A quiet sensor on a coarse ADC (10 bits: 0.2 mT a code) repeats one code too: a
+        # frozen reading is evidence only among readings that dither by noise. When more
+        # than one is frozen at once, the board is too quiet to tell (a stuck sensor then
+        # shows when a piece set on it is not seen, and the player confirms it).
+        frozen = sum(1 for s in range(N_SPACES) if snap.spread[s] < 1e-3 and s not in self.faulty)
+        dithering = frozen <= MAX_FROZEN and noise >= DITHER_CODES
+        if not dithering:
+            self._frozen.clear()
+        for s in range(N_SPACES):
+            if s in self.faulty:
+                continue
+            v = snap.values[s]
+            if v <= 0.5 or v >= self.adc_max - 0.5:
+                self.mark([s], "reads no output (at the ADC's rail)")
+                found = True
+            elif dithering and snap.spread[s] < 1e-3 and snap.frames >= 10:
+                value, since = self._frozen.setdefault(s, (v, snap.stable_since))
+                if value != v:
+                    self._frozen[s] = (v, snap.stable_since)
+                elif snap.time - since >= stuck_s:
+                    self.mark([s], "reading never moves (stuck)")
+                    found = True
+            else:
+                self._frozen.pop(s, None)
+        return found
+
+    def noisy(self, space: int, raw, settler) -> None:
+        """A sensor so noisy that the board could never settle: stillness is judged without
+        it, and it is played around like any faulty sensor."""
+        settler.noisy = None
+        settler.ignore[space] = float(raw[space])
+        self.mark([space], "too noisy: the board could not settle")
+
+    def blind(self, plies) -> list[int]:
+        """The faulty-sensor spaces that `plies` place on, move from or land on."""
+        out = []
+        for p in plies:
+            for s in (p.src, p.dst):
+                if s is not None and s in self.faulty and s not in out:
+                    out.append(s)
+        return out
+
+    def offer(self, space: int) -> str:
+        """One space off, and the player may see it is right: then its sensor is at fault.
+        Returns what to add to the message."""
+        self.suspects = [space]
+        return (f" (if {SPACES[space]} is right as it is, press confirm: its sensor is faulty "
+                "and the game goes on without it)")
+
+    def confirm(self, why: str) -> bool:
+        """The player confirmed the suspects are faulty: mark them. False when there were none."""
+        if not self.suspects:
+            return False
+        self.mark(self.suspects, why)
+        self.suspects = []
+        return True
+
+    def ask_clear(self, st, occupied: list, snap, wait_s: float) -> None:
+        """Pieces on the board at the start: clear them. A space that still reads like a piece
+        after `wait_s` is named as a suspect sensor; confirm says the space is empty."""
+        st.clear_marks()
+        st.mode = "calibrating"
+        if occupied != self.suspects:
+            self.suspects, self.suspect_since = occupied, snap.stable_since
+        if snap.time - self.suspect_since < wait_s:
+            st.extra = occupied
+            st.message = f"clear the board: pieces on {names(occupied)}"
+            return
+        st.error = occupied
+        st.message = (f"sensor {names(occupied)} reads like a piece on an empty board: take "
+                      "the piece off, or if the space is empty check it with `dvonn-board diag "
+                      "selftest` and press confirm to play on without it")

@@ -1,0 +1,215 @@
+"""When the board and the game disagree: what is wrong, where, and the way back.
+
+- Something illegal at once (a stack that may not move lifted, a stack set down on an empty
+  space, the wrong piece placed): `error` on those spaces until corrected.
+- Nothing fits for `unexplained_s` of stillness: `unexplained`, with the spaces `missing` (a
+  stack belongs here) and `extra` (this should be empty) until the board matches again.
+- The right stacks on the right spaces but a field that disagrees (a piece swapped for another
+  of its kind): shown, and after a while more taken as it is (`resync`), relearning the pieces.
+- After a takeback, or a resumed game: the pieces are rebuilt as the LEDs show (`rebuilding`);
+  only the position taken back to counts, never the ply played again.
+
+When one space alone is off, the player may know it is right: its sensor is then offered as a
+suspect (`FaultWatch.offer`), and confirm plays on without it.
+"""
+
+from __future__ import annotations
+
+from .faults import names
+from .inference import Candidate, Decision
+from .rules import BLACK, PLAYER_NAMES, WHITE, Board
+from .spaces import N_SPACES, NEIGHBOURS, SPACES
+
+PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
+
+
+class Mismatch:
+    """since: when the board first settled unexplained; marks: (lost, extra) of the last
+    decision; rebuilding: after a takeback, until the board shows the position again."""
+
+    def __init__(self, inference, reference, faults, unexplained_s: float, stats: dict):
+        self.inference = inference
+        self.reference = reference
+        self.faults = faults
+        self.unexplained_s = unexplained_s
+        self.stats = stats
+        self.since: float | None = None
+        self.marks: tuple[list, list] = ([], [])
+        self.rebuilding = False
+
+    def clear(self) -> None:
+        self.since = None
+        self.marks = ([], [])
+
+    def due(self, time: float, moving: bool) -> bool:
+        """The board has stayed unexplained long enough to show it (checked per frame)."""
+        return (self.since is not None and not moving
+                and time - self.since >= self.unexplained_s)
+
+    def unexplained(self, st, d: Decision, snap, pending):
+        """Nothing was decided on `snap`. Shows an error or the difference; returns 'held'
+        when the best meaning is a stack in the hand (the caller shows it), 'resync' when the
+        board was taken as it is (the caller makes it the reference), else None."""
+        bad = d.illegal_lift
+        if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
+            # Something illegal at once: a stack that may not move lifted, a stack set down on
+            # an empty space, or the wrong piece placed.
+            st.clear_marks()
+            st.mode = "error"
+            st.error = sorted(set(bad) | set(d.extra))
+            lost = [s for s in d.lost if s not in bad]
+            if lost:
+                st.lifted = lost[0]
+                st.destinations = st.board.destinations(lost[0])
+            st.message = error_text(st.board, d)
+            self.stats["errors"] += 1
+            if (not bad and not d.lost and len(d.extra) == 1
+                    and snap.time - snap.stable_since >= self.unexplained_s):
+                st.message += self.faults.offer(d.extra[0])  # nothing the player can take off?
+            return None
+        if d.best is not None and d.best.kind in ("lifted", "relift"):
+            return "held"  # held above the board
+        if self.since is None:
+            self.since = snap.stable_since
+        self.marks = (d.lost, d.extra)
+        waited = snap.time - self.since
+        if d.best is not None and d.best.kind == "match" and waited >= self.unexplained_s:
+            # Right stacks on the right spaces, but the field disagrees: show where, and after
+            # a while more take the board as it is (a piece swapped for another of its kind).
+            if waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
+                return "resync"
+            self.show(st, snap, pending)
+            st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
+            return None
+        if st.mode == "unexplained" or waited >= self.unexplained_s:
+            self.show(st, snap, pending)
+        return None
+
+    def illegal(self, st, cand) -> None:
+        """A stack that may not move in the hand ('badlift'), or set down where it may not go
+        ('illegal'): an error there until corrected."""
+        self.clear()
+        st.clear_marks()
+        st.mode = "error"
+        if cand.kind == "badlift":
+            st.error = [cand.src]
+            st.message = not_movable_text(st.board, cand.src)
+        else:
+            st.lifted = cand.src
+            st.destinations = st.board.destinations(cand.src)
+            st.error = [cand.dst]
+            st.message = (f"the stack from {SPACES[cand.src]} may not go to "
+                          f"{SPACES[cand.dst]}: take it off again")
+        self.stats["errors"] += 1
+
+    def resync(self, cand, snap) -> bool:
+        """Take `snap` as showing `cand` (a match by occupancy) when every stack reads with its
+        bottom piece's polarity; relearn the bottom pieces that changed."""
+        if cand.amends:
+            return False  # never taken as a takeback on the strength of the field alone
+        stacks = cand.stacks
+        trusted = {s for s in range(N_SPACES) if stacks[s] and s not in self.faults}
+        if self.reference.wrong_polarity(snap.values, stacks, trusted):
+            return False
+        for s in self.reference.misfits(self.inference, cand, snap):
+            if stacks[s] and s not in self.faults:
+                self.reference.relearn(s, snap.values, stacks)
+        self.reference.cal.changed()
+        self.stats["resyncs"] += 1
+        return True
+
+    def show(self, st, snap, pending) -> None:
+        """`unexplained`: the spaces missing and extra, lit, and in the message."""
+        lost, extra = self.marks
+        if not lost and not extra:
+            lost, extra = self.difference(st.board, snap, pending)
+        st.clear_marks()
+        if st.mode != "unexplained":
+            self.stats["resyncs"] += 1
+        st.mode = "unexplained"
+        st.missing, st.extra = list(lost), list(extra)
+        if not lost and not extra and snap is not None and self.reference.values is not None:
+            # Every stack where it belongs, but some read wrong: name and light those.
+            st.error = self.reference.misfits(self.inference, self.recorded(st.board, pending),
+                                              snap)[:3]
+        st.message = "the board does not match the game: " + difference_text(st)
+        if len(lost) + len(extra) == 1:
+            st.message += self.faults.offer((list(lost) + list(extra))[0])
+
+    @staticmethod
+    def recorded(board: Board, pending):
+        """The recorded position as a candidate (cut-off stacks `pending` still standing)."""
+        stacks = board.stacks()
+        for s, stack in pending.items():
+            stacks[s] = stack
+        return Candidate("match", (), board, stacks, frozenset(pending))
+
+    def difference(self, board: Board, snap, pending) -> tuple[list, list]:
+        """(missing, extra): the spaces whose occupancy differs from the game's."""
+        if snap is None:
+            return [], []
+        occ = self.inference.occupancy(snap.values)
+        expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
+        expected -= set(self.faults.faulty)
+        return sorted(expected - occ), sorted(occ - expected)
+
+    def rebuild(self, st, d: Decision, snap, pending) -> None:
+        """After a takeback: paused, with the differences lit (or, when the occupancy is
+        right, the spaces whose field disagrees)."""
+        st.clear_marks()
+        st.mode = "paused"
+        st.missing, st.extra = self.difference(st.board, snap, pending)
+        if not st.missing and not st.extra and d.best is not None:
+            st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
+
+
+def why_not_movable(board: Board, s: int) -> str:
+    """Why the stack on `s` may not move now, in the players' words.
+
+    >>> from firmware_py.rules import Ply
+    >>> board = Board(); board.push(Ply.parse("e3"))
+    >>> why_not_movable(board, board.stacks().index(("D",)))
+    'pieces are still being placed'
+    """
+    stack = board.stacks()[s]
+    if board.phase == 1:
+        return "pieces are still being placed"
+    if stack == ("D",):
+        return "a DVONN piece alone never moves"
+    top = {"W": WHITE, "B": BLACK}.get(stack[-1])
+    if top is None:
+        return "no player controls it"
+    if top != board.turn:
+        return f"it is {PLAYER_NAMES[top]}'s and {PLAYER_NAMES[board.turn]} is to move"
+    stacks = board.stacks()
+    if len(NEIGHBOURS[s]) == 6 and all(stacks[n] for n in NEIGHBOURS[s]):
+        return "it is surrounded on all 6 sides"
+    return f"a stack of {len(stack)} has no space to land on"
+
+
+def not_movable_text(board: Board, s: int) -> str:
+    return f"the stack on {SPACES[s]} may not move now ({why_not_movable(board, s)}): put it back"
+
+
+def error_text(board: Board, d: Decision) -> str:
+    """The message for something illegal on the board."""
+    if d.illegal_lift:
+        return not_movable_text(board, d.illegal_lift[0])
+    if board.phase == 1 and len(d.extra) == 1:
+        want = PIECE_NAMES[board.piece_to_place()]
+        return f"{SPACES[d.extra[0]]}: wrong piece, a {want} piece is to be placed"
+    return f"nothing may be set down on {names(d.extra)}: take it off"
+
+
+def difference_text(st) -> str:
+    """'put back a1; take off c3' from the state's missing and extra spaces (or the spaces
+    that read wrong, `error`)."""
+    parts = []
+    if st.missing:
+        parts.append("put back " + names(st.missing))
+    if st.extra:
+        parts.append("take off " + names(st.extra))
+    if not parts and st.error:
+        parts.append(f"check the stacks on {names(st.error)} (they read differently from the "
+                     "game: a piece missing from a stack, or one too many?)")
+    return "; ".join(parts) or "check the stacks"

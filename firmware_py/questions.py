@@ -1,0 +1,204 @@
+"""Questions to the player: "which did you land on?", never a guess.
+
+When several candidates explain a settled board about as well (`Decision.rivals`), the board
+asks: the spaces where the rivals' plies land (`state.ask`) flash cyan. The player answers by
+lifting the stack they landed on and setting it back (seen on every frame, however quickly:
+`watch`), or by pressing confirm, which takes the first asked space (the likeliest, or the one
+whose sensor is faulty: a lift cannot be seen there).
+
+Two more kinds of question:
+
+- a landing too faint to tell from a hand still holding the stack: asked only after the board
+  has been still for longer than a hand holds a stack (`ambiguous`);
+- a ply whose evidence rests on a faulty sensor: "did you play e3f3?" (`ask_blind`).
+
+`Questions` keeps the open question; the controller commits the answer (`Controller._resolve`).
+"""
+
+from __future__ import annotations
+
+from .faults import names
+from .inference import OCCUPIED_MT, Decision
+from .spaces import N_SPACES, SPACES
+
+HELD_KINDS = ("lifted", "relift")
+NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
+
+
+class Questions:
+    """The open question, if any.
+
+    rivals: the candidates being asked about (empty: no question); index: the ply on which
+    they differ (None: their last destinations); answer: the asked space the player lifted and
+    set back; lifted: asked spaces seen empty since the question; unsure_since: when the board
+    first settled unsure whether a stack had landed.
+    """
+
+    def __init__(self, inference, cal, faults, ask_after_s: float):
+        self.inference = inference
+        self.cal = cal
+        self.faults = faults
+        self.ask_after_s = ask_after_s
+        self.rivals: list = []
+        self.index: int | None = None
+        self.answer: int | None = None
+        self.lifted: set[int] = set()
+        self.unsure_since: float | None = None
+
+    def clear(self) -> None:
+        """No question open."""
+        self.rivals, self.answer = [], None
+
+    # -- asking ------------------------------------------------------------------------------
+    def ambiguous(self, st, d: Decision, snap):
+        """Several meanings fit: ask, or wait a little when one of them is "not landed yet".
+        Returns a stack-in-the-hand candidate to show meanwhile, or None."""
+        rivals = d.rivals
+        if any(c.kind in NOT_LANDED_KINDS for c in rivals):
+            # A landing too faint to tell from a hand holding the stack: wait a little (a hand
+            # moves on), then ask; longer while the stack in the hand fits best (a player
+            # deciding where to put it).
+            lifted = [c for c in rivals if c.kind in HELD_KINDS]
+            wait = self.inference.hold_s
+            if rivals[0].kind in HELD_KINDS:
+                wait = max(wait, 2.0 * self.ask_after_s)
+            if self.unsure_since is None:
+                self.unsure_since = snap.stable_since
+            # Timed from the first still moment it was unsure (a still board that only looked
+            # creeping for a moment is still the same question).
+            if snap.time - self.unsure_since >= wait and self._ask_landings(st, d):
+                return None
+            if lifted and st.mode != "lifted":
+                return lifted[0]
+            return None
+        self.unsure_since = None
+        self.ask(st, rivals)
+        return None
+
+    def _ask_landings(self, st, d: Decision) -> bool:
+        """Ask about the landings that fit best ("did you land on it?" is a fair question
+        when the stack may still be in the hand); False when no landing fits at all."""
+        landings = [c for c in d.candidates if c.kind in ("commit", "illegal")]
+        if not landings or landings[0].chi2 > self.inference.fit_limit:
+            return False
+        top = landings[0].chi2
+        rivals, seen = [], set()
+        for c in landings:
+            if c.chi2 - top < self.inference.margin and c.key not in seen:
+                seen.add(c.key)
+                rivals.append(c)
+        self.ask(st, rivals, single=True)
+        return st.mode == "asking"
+
+    def ask(self, st, rivals, single: bool = False) -> None:
+        """Ask which of `rivals` happened (a question already open is added to, never reset)."""
+        again = st.mode == "asking" and bool(self.rivals)
+        if again:  # the question stands: add to it, never drop an answer under way
+            keys = {c.key for c in rivals}
+            rivals = rivals + [c for c in self.rivals if c.key not in keys]
+        # Ask about the last ply on which the rivals differ: the player who made it answers by
+        # lifting the stack they landed on (two quick plies in an unknown order: the later).
+        moves = [[p for p in c.plies if not p.is_pass] for c in rivals]
+        n = min(len(m) for m in moves)
+        idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
+        if idx is None or any(c.kind == "illegal" for c in rivals):
+            spaces = [c.last_dst for c in rivals]
+        else:
+            spaces = [m[idx].dst for m in moves]
+        ask = []
+        for s in spaces:
+            if s is not None and s not in ask:
+                ask.append(s)
+        blind = [s for s in ask if s in self.faults]
+        if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+            return
+        ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
+        self.rivals = rivals
+        self.index = idx
+        if not again:
+            self.answer = None
+            self.lifted = set()
+        st.clear_marks()
+        st.mode = "asking"
+        st.ask = ask
+        st.message = (f"which did you land on: {names(ask)}? lift it and set it back "
+                      "(or press confirm for " + SPACES[ask[0]] + ")")
+        if len(ask) == 1:
+            st.message = (f"did you land on {SPACES[ask[0]]}? press confirm, or lift it and set "
+                          "it back")
+        if blind:
+            st.message = (f"did you land on {SPACES[ask[0]]} (its sensor is faulty)? press "
+                          "confirm" + (f"; or lift the one you landed on, {names(ask[1:])}, "
+                                       "and set it back" if ask[1:] else ""))
+
+    def ask_blind(self, st, cand, blind: list[int]) -> None:
+        """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""
+        if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
+            return  # the question stands
+        self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
+        st.clear_marks()
+        st.mode = "asking"
+        st.ask = list(blind)
+        plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
+        st.message = (f"did you play {plies}? the sensor of {names(blind)} is faulty: press "
+                      "confirm if so")
+
+    # -- answers -----------------------------------------------------------------------------
+    def spaces(self) -> list:
+        """The asked space of each rival, in order."""
+        out = []
+        for c in self.rivals:
+            moves = [p for p in c.plies if not p.is_pass]
+            if c.kind == "illegal" or self.index is None:
+                out.append(c.last_dst)
+            else:
+                out.append(moves[self.index].dst)
+        return out
+
+    def confirmed(self, st):
+        """The candidate that confirm answers: the first asked space's (a faulty sensor's,
+        when one is asked: a lift cannot be seen there)."""
+        first = st.ask[0]
+        chosen = [c for c, a in zip(self.rivals, self.spaces()) if a == first]
+        return chosen[0] if chosen else self.rivals[0]
+
+    def watch(self, st, raw) -> None:
+        """Per frame while asking: see an asked stack lifted and set back, however quickly."""
+        cal = self.cal
+        limit = OCCUPIED_MT * cal.codes_per_mt
+        self._note_lifts(st, lambda a: a not in self.faults
+                         and abs(raw[a] - cal.baseline[a]) >= limit)
+
+    def _note_lifts(self, st, occupied) -> None:
+        for a in st.ask:
+            if a in self.faults:
+                continue  # a lift there cannot be seen
+            if not occupied(a):
+                self.lifted.add(a)
+            elif a in self.lifted and self.answer is None:
+                self.answer = a  # lifted and set back: the answer
+
+    def check(self, st, snap):
+        """On a settled snapshot while asking: an asked stack lifted and set back again is the
+        answer (one only lifted may be a cut-off stack being cleared).
+
+        Returns (candidate, exact): the answered candidate, and whether the board now shows
+        exactly its stacks (then the snapshot is its reference); True when the board waits for
+        the lifted stack to be set back; None when the board is to be read afresh."""
+        occ = self.inference.occupancy(snap.values)
+        self._note_lifts(st, lambda a: a in occ)
+        if self.answer is None or self.answer not in occ:
+            held = [a for a in st.ask if a not in occ]
+            rival_occ = {s for s in range(N_SPACES)
+                         if self.rivals[0].stacks[s] and s not in self.faults}
+            if (len(held) == 1 and held[0] in self.lifted
+                    and occ == rival_occ - {held[0]}):
+                st.message = f"{SPACES[held[0]]}: now set it back"
+                return True
+            return None  # anything else: read the board afresh
+        chosen = [c for c, s in zip(self.rivals, self.spaces()) if s == self.answer]
+        if not chosen:
+            return None
+        cand = chosen[0]
+        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        return cand, occ == mine

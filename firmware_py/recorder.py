@@ -1,0 +1,89 @@
+"""Writing the game: every ply to the store before anything shows it, and the provisional landing.
+
+A move is committed on the frame the board settles. On a tall destination a stack set down and
+one held a millimetre above it read the same, so such a landing is committed *provisionally*:
+until the board has been still for `ask_after_s` (a hand does not hold a stack that still), the
+hand may lift the stack off again and set it down elsewhere, or back on its source, and the move
+is changed (`on_undo()`, then `on_commit`) or taken back (`apply` with a candidate that
+`amends`). After that, only an explicit takeback undoes a ply.
+
+>>> from firmware_py.rules import Board, Ply
+>>> log = []
+>>> r = Recorder(on_commit=log.append)
+>>> board = Board()
+>>> r.commit(board, [Ply.parse("e3")], asked=False)
+>>> [str(p) for p in log], board.ply_count, r.stats["auto"]
+(['e3'], 1, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .rules import Board, Ply
+from .spaces import SPACES
+
+
+class Recorder:
+    """Commits, amends and takes back plies on the recorded board.
+
+    on_commit(ply): called before a ply is pushed (persistence: on disk before the LEDs show
+    it); on_undo(): called after a ply is popped. stats: the counters it keeps (`auto`,
+    `amended`; the controller adds its own).
+    """
+
+    def __init__(self, on_commit: Callable[[Ply], None] | None = None,
+                 on_undo: Callable[[], None] | None = None, stats: dict | None = None):
+        self.on_commit = on_commit
+        self.on_undo = on_undo
+        self.stats = stats if stats is not None else {"auto": 0, "amended": 0}
+        # The last recorded move was recognised without asking (counted again as the move it
+        # becomes when amended).
+        self.last_auto = False
+        # The last move was recorded while its stack could still be in the hand, just above
+        # its destination: until the board has been still for `ask_after_s`, lifting it off
+        # again and setting it down elsewhere changes it (a hand that had only paused there).
+        self.provisional = False
+
+    def apply(self, board: Board, cand, asked: bool) -> str:
+        """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
+        Returns what changed for the message ('' for a plain commit)."""
+        if not cand.amends:
+            self.commit(board, cand.plies, asked)
+            return ""
+        undone = board.pop()
+        if self.on_undo:
+            self.on_undo()
+        if self.last_auto:
+            self.stats["auto"] -= 1  # counted again as the move it became
+        self.stats["amended"] += 1
+        self.commit(board, cand.plies, asked)
+        moves = [p for p in cand.plies if not p.is_pass]
+        if not moves:
+            return f"{undone} taken back: the stack is on {SPACES[undone.src]} again"
+        return f"{undone} changed to {moves[0]}"
+
+    def commit(self, board: Board, plies, asked: bool) -> None:
+        for ply in plies:
+            if self.on_commit:
+                self.on_commit(ply)  # on disk before anything shows it
+            board.push(ply)
+            if not ply.is_pass and not asked:
+                self.stats["auto"] += 1
+            if not ply.is_pass:
+                self.last_auto = not asked
+        # A forced pass is shown (guidance) and recorded with the next move, so a game given
+        # up at that point ends without it.
+
+    def takeback(self, board: Board) -> bool:
+        """Take back the last ply (and the forced passes after it). False when there is none."""
+        if board.ply_count == 0:
+            return False
+        while True:
+            ply = board.pop()
+            if self.on_undo:
+                self.on_undo()
+            if not ply.is_pass or board.ply_count == 0:
+                break
+        self.provisional = False
+        return True

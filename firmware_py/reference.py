@@ -1,0 +1,204 @@
+"""The reference: the last settled readings of a physical configuration the game explains.
+
+Every settled snapshot is compared with the reference through the forward model (`inference`),
+so a change shows against what the board last read, not against a nominal board. Each time the
+board is explained again the snapshot becomes the new reference, and what it teaches goes into
+the calibration: the baselines (drift: of empty spaces from their readings, under standing stacks from every
+step the game says is drift), the noise, and from placements each sensor's single-piece
+response.
+
+People pause before letting go: a landing read from a board that has only just settled may be
+a stack still held just above it. Until the board has been still for the inference's `hold_s`,
+the readings such a hover could change are loose (`Inference.loose`), and placements read
+then are learned again once the board has been still that long.
+
+>>> from firmware_py.board_model import BoardModel
+>>> from firmware_py.calibration import Calibration
+>>> from firmware_py.inference import Inference
+>>> model = BoardModel(Calibration.nominal())
+>>> ref = Reference(model, faulty={}, inference=Inference(model))
+>>> ref.values is None
+True
+"""
+
+from __future__ import annotations
+
+from .calibration import NEAR
+from .spaces import N_SPACES
+
+HOVER_TOP_MM = 4.0
+"""A hand pausing before it lets go holds a stack up to this far above where it lands."""
+DRIFT_STEP_MT = 0.5
+"""A step larger than this between two references of an unchanged stack is not drift."""
+
+
+class Reference:
+    """values, frames, stacks, time: the reference snapshot's readings, how many frames they
+    average, the stacks standing then (never mutated) and when. faulty: the fault watch's
+    spaces (their readings teach nothing)."""
+
+    def __init__(self, model, faulty, inference):
+        self.model = model
+        self.cal = model.cal
+        self.faulty = faulty
+        self.inference = inference
+        # Placements learned from a board that had only just settled: learned again once it
+        # has been still long enough (space -> (kind, readings before, stacks before)).
+        self._relearn: dict[int, tuple] = {}
+        self.values: tuple | None = None
+        self.frames = 1
+        self.stacks: list | None = None
+        self.time = 0.0
+
+    def clear(self) -> None:
+        """Nothing known: the next settled board is read from scratch."""
+        self.values = self.stacks = None
+        self.inference.loose, self._relearn = {}, {}
+
+    def set(self, snap, stacks, hovering: bool = True) -> None:
+        """`snap` shows `stacks`: it becomes the reference; follow drift and noise.
+        hovering: a stack landed on a stack may still be held just above it (a hover fitted
+        about as well): its readings stay loose for now (pieces set on empty spaces always)."""
+        if self.stacks is not None and stacks is not self.stacks:
+            self._hovering(self.stacks, stacks, hovering)
+        if snap.time - snap.stable_since >= self.inference.hold_s:
+            self._landed(snap, stacks)
+        if self.values is not None and self.stacks is not None:
+            self._follow_drift(snap, stacks)
+        self.values = snap.values
+        self.frames = snap.frames
+        self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
+        self.time = snap.time
+        cal = self.cal
+        noise = sorted(snap.spread)[N_SPACES // 2]
+        for s in range(N_SPACES):  # drift: follow the baselines of empty spaces
+            if not stacks[s] and s not in self.faulty:
+                cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
+            cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
+
+    def _hovering(self, before_stacks, stacks, on_stacks: bool) -> None:
+        """The readings at contact may differ from these by up to what 4 mm of height makes
+        (a stack still held just above where it landed): that loose (codes², the square of
+        the whole range) until the board has been still for `hold_s`."""
+        loose: dict[int, float] = {}
+        model, cal = self.model, self.cal
+        for t in range(N_SPACES):
+            old, new = before_stacks[t], stacks[t]
+            if not new or new == old or new[:len(old)] != old:
+                continue  # not pieces set on top (a lift, a takeback, a rebuilt stack)
+            keep = len(old)
+            if keep and not on_stacks:
+                continue
+            pieces = tuple(new[keep:])
+            above, _ = model.floating(t, keep, pieces, HOVER_TOP_MM)
+            if keep:
+                own = sum(model.piece_own(t, k, keep + i) for i, k in enumerate(pieces))
+            else:  # a bottom piece: the typical one (its own is learned only now)
+                own = (cal.polarity[pieces[0]] * cal.typical_unit() * model.axial(pieces[0], 0)
+                       + sum(model.piece_own(t, k, i) for i, k in enumerate(pieces) if i))
+            loose[t] = loose.get(t, 0.0) + (own - above.get(t, 0.0)) ** 2
+            for s, x in above.items():
+                if s != t:
+                    xt = model.stack_crosstalk(s, t, new, keep)
+                    loose[s] = loose.get(s, 0.0) + (xt - x) ** 2
+        self.inference.loose = loose
+
+    def _landed(self, snap, stacks) -> None:
+        """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
+        Placements read earlier are learned again from this snapshot."""
+        self.inference.loose = {}
+        for t, (kind, before, before_stacks) in list(self._relearn.items()):
+            del self._relearn[t]
+            if tuple(stacks[t]) != (kind,):
+                continue  # lifted or built on since: learned from the first reading only
+            others = [o for o in range(N_SPACES) if o != t and stacks[o] != before_stacks[o]]
+            self.cal.learn_placement(t, kind, before, snap.values, others=others)
+
+    def _follow_drift(self, snap, stacks) -> None:
+        """Offsets drift (and gains, as the board warms up) under standing stacks too: every
+        sensor the game says is unchanged, with no change within two spaces, has moved only
+        by drift since the last reference; its baseline follows, so the stack's lift later
+        reads true. A step over `DRIFT_STEP_MT` is something else: not followed."""
+        old, before = self.values, self.stacks
+        changed = [t for t in range(N_SPACES) if stacks[t] != before[t]]
+        near = set(changed).union(*(NEAR[t] for t in changed)) if changed else set()
+        loose = self.inference.loose
+        limit = DRIFT_STEP_MT * self.cal.codes_per_mt
+        for s in range(N_SPACES):
+            if stacks[s] and s not in near and s not in loose and s not in self.faulty:
+                step = snap.values[s] - old[s]
+                if abs(step) <= limit:
+                    self.cal.baseline[s] += step
+
+    def rebase(self, stacks) -> None:
+        """A configuration known without a snapshot of it: predict its readings from the model."""
+        if self.values is None:
+            return
+        changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != self.stacks[t]}
+        d, _ = self.model.delta(changes, self.values, self.stacks)
+        ref = list(self.values)
+        for s, v in d.items():
+            ref[s] += v
+        self.values = tuple(ref)
+        self.stacks = list(stacks)
+
+    def start_empty(self, snap) -> None:
+        """The empty board at the start: every sensor's baseline, and the first reference."""
+        self.cal.set_empty(snap.values, snap.spread)
+        self.set(snap, [()] * N_SPACES)
+
+    def resume(self, snap, stacks, occupied) -> None:
+        """A restored game whose pieces stand as recorded: learn what a fresh game would have
+        learned from this position (baselines of the empty spaces, responses of the
+        `occupied` spaces' bottom pieces), and take it as the reference."""
+        cal = self.cal
+        for s in range(N_SPACES):
+            if not stacks[s] and s not in self.faulty:
+                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
+        for s in occupied:
+            if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
+                self.relearn(s, snap.values, stacks)
+        cal.changed()
+        self.set(snap, stacks)
+
+    def wrong_polarity(self, values, stacks, spaces) -> list[int]:
+        """The `spaces` whose reading has the opposite sign to their bottom piece's magnet."""
+        cal = self.cal
+        return [s for s in spaces
+                if (values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
+
+    # -- what the inference compares against -------------------------------------------------
+    def explain(self, inference, board, pending, snap, amendable: bool):
+        return inference.explain(board, pending, snap, self.values, self.frames, self.stacks,
+                                 snap.time - self.time, amendable=amendable)
+
+    def misfits(self, inference, cand, snap) -> list[int]:
+        """The spaces where `cand` fits `snap` worst."""
+        return inference.misfits(cand, snap.values, snap.frames, self.values, self.frames,
+                                 self.stacks, snap.time - self.time)
+
+    # -- learning ----------------------------------------------------------------------------
+    def learn_placements(self, best, before, before_stacks, snap) -> None:
+        """Placements teach the calibration each sensor's single-piece response."""
+        placed = [p.dst for p in best.plies if p.is_placement]
+        if not placed or before is None:
+            return
+        cal = self.cal
+        for t in placed:
+            if before_stacks[t] or len(best.stacks[t]) != 1:
+                continue  # not a lone piece on an empty space (the last one, moved on at once)
+            others = [o for o in placed if o != t]
+            cal.learn_placement(t, best.stacks[t][0], before, snap.values, others=others)
+            if t in self.faulty:  # its neighbours' cross-talk is real; its own reading is not
+                cal.response[t] = cal.kind[t] = None
+                cal.changed()
+            else:  # learned again at contact, should it have been read in the air
+                self._relearn[t] = (best.stacks[t][0], before, list(before_stacks))
+
+    def relearn(self, s: int, values, stacks) -> None:
+        """Learn the bottom piece's response on `s` from readings of `stacks` (a resumed game,
+        a piece swapped for another of its kind)."""
+        upper = sum(self.model.piece_own(s, k, lv) for lv, k in enumerate(stacks[s]) if lv)
+        self.cal.response[s] = (values[s] - self.cal.baseline[s] - upper
+                                - self.model.crosstalk_at(s, stacks))
+        self.cal.kind[s] = stacks[s][0]

@@ -1,0 +1,263 @@
+"""Each of the controller's collaborators on its own, with made-up snapshots and candidates
+(the controller's own tests run them together against the simulated board)."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from firmware_py import faults, mismatch, questions, recorder, reference, script
+from firmware_py.board_model import BoardModel
+from firmware_py.calibration import Calibration
+from firmware_py.inference import Candidate, Decision, Inference
+from firmware_py.rules import BLACK, WHITE, Board, Ply
+from firmware_py.settle import Snapshot
+from firmware_py.spaces import INDEX, N_SPACES, SPACES
+from firmware_py.state import BoardState
+from tests.simgames import placed_board
+
+E3, F3 = INDEX["e3"], INDEX["f3"]
+
+
+@pytest.mark.parametrize("module", [faults, recorder, reference, script])
+def test_docstring_examples(module):
+    assert doctest.testmod(module).failed == 0
+
+
+def parts():
+    cal = Calibration.nominal()
+    inference = Inference(BoardModel(cal))
+    return cal, inference, faults.FaultWatch(inference, adc_max=4095)
+
+
+def snap(values, spread=0.5, frames=20, time=10.0, since=9.0):
+    return Snapshot(tuple(values), (spread,) * N_SPACES, frames, time, since)
+
+
+def cand(kind, board, plies=(), src=None, dst=None, chi2=1.0, amends=False):
+    after = board.copy()
+    for p in plies:
+        after.push(p)
+    return Candidate(kind, tuple(plies), after, after.stacks(), frozenset(), src=src, dst=dst,
+                     chi2=chi2, amends=amends)
+
+
+# -- faults -------------------------------------------------------------------------------
+def test_a_sensor_at_a_rail_is_marked_and_never_evidence():
+    cal, inference, watch = parts()
+    values = list(cal.baseline)
+    values[E3] = 0
+    assert watch.check(snap(values))
+    assert E3 in watch and inference.unreliable == {E3}
+    assert "e3" in watch.note()
+    assert watch.blind([Ply(-1, E3), Ply(F3, INDEX["g3"])]) == [E3]
+
+
+def test_a_reading_that_never_moves_is_stuck_after_its_time_only():
+    cal, _, watch = parts()
+    values = list(cal.baseline)
+    spread = [0.5] * N_SPACES
+    spread[F3] = 0.0
+    first = Snapshot(tuple(values), tuple(spread), 20, 10.0, 9.0)
+    assert not watch.check(first, stuck_s=2.0)
+    later = Snapshot(tuple(values), tuple(spread), 20, 11.5, 9.0)
+    assert watch.check(later, stuck_s=2.0) and watch.faulty[F3].endswith("(stuck)")
+
+
+def test_a_suspect_becomes_faulty_only_when_the_player_confirms():
+    _, _, watch = parts()
+    assert not watch.confirm("no suspect")
+    assert "press confirm" in watch.offer(E3)
+    assert watch.faulty == {}
+    assert watch.confirm("player said so") and watch.faulty == {E3: "player said so"}
+
+
+# -- questions ----------------------------------------------------------------------------
+def test_rivals_are_asked_where_they_land_and_a_lift_and_set_back_answers():
+    cal, inference, watch = parts()
+    board = placed_board(7)
+    src = board.mobile_stacks()[0]
+    moves = [p for p in board.legal_plies() if p.src == src][:2]
+    assert len(moves) == 2
+    rivals = [cand("commit", board, [m], src=src, dst=m.dst) for m in moves]
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, rivals)
+    assert st.mode == "asking" and st.ask == [m.dst for m in moves]
+    assert "which did you land on" in st.message
+    assert q.confirmed(st) is rivals[0]
+    # the second asked stack lifted (its sensor at the baseline), then set back
+    empty = list(cal.baseline)
+    q.watch(st, [v + (0 if s == moves[1].dst else 100 * cal.codes_per_mt)
+                 for s, v in enumerate(empty)])
+    assert q.answer is None and q.lifted == {moves[1].dst}
+    q.watch(st, [v + 100 * cal.codes_per_mt for v in empty])
+    assert q.answer == moves[1].dst
+
+
+def test_a_ply_on_a_faulty_sensor_is_asked_as_one_question():
+    cal, inference, watch = parts()
+    board = Board()
+    watch.mark([E3], "dead")
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    c = cand("commit", board, [Ply(-1, E3)], dst=E3)
+    q.ask_blind(st, c, [E3])
+    assert st.mode == "asking" and st.ask == [E3] and "did you play e3?" in st.message
+    st.message = "unchanged"
+    q.ask_blind(st, c, [E3])  # the question stands: not asked again
+    assert st.message == "unchanged"
+
+
+# -- recorder -----------------------------------------------------------------------------
+def test_an_amended_move_is_undone_then_recorded_as_what_it_became():
+    board = placed_board(7)
+    src = board.mobile_stacks()[0]
+    first, second = [p for p in board.legal_plies() if p.src == src][:2]
+    log = []
+    r = recorder.Recorder(on_commit=lambda p: log.append(str(p)),
+                          on_undo=lambda: log.append("undo"))
+    r.commit(board, [first], asked=False)
+    before = board.copy()
+    before.pop()
+    changed = r.apply(board, cand("commit", before, [second], amends=True), asked=False)
+    assert log == [str(first), "undo", str(second)]
+    assert changed == f"{first} changed to {second}"
+    assert r.stats == {"auto": 1, "amended": 1}
+    assert board.move_stack[-1] == second
+
+
+def test_a_takeback_removes_the_forced_passes_with_the_move():
+    board = Board()
+    r = recorder.Recorder()
+    assert not r.takeback(board)
+    r.commit(board, [Ply(-1, E3)], asked=True)
+    r.provisional = True
+    assert r.takeback(board) and board.ply_count == 0 and not r.provisional
+
+
+# -- mismatch -----------------------------------------------------------------------------
+def test_the_difference_names_missing_and_extra_spaces():
+    cal, inference, watch = parts()
+    board = Board()
+    board.push(Ply(-1, E3))
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    values = list(cal.baseline)
+    values[F3] += 40 * cal.codes_per_mt  # a piece on f3, none on e3
+    st = BoardState(board=board)
+    m.show(st, snap(values), pending={})
+    assert (st.mode, st.missing, st.extra) == ("unexplained", [E3], [F3])
+    assert st.message == "the board does not match the game: put back e3; take off f3"
+    assert m.stats["resyncs"] == 1
+
+
+def test_one_space_off_offers_its_sensor_as_the_suspect():
+    cal, inference, watch = parts()
+    board = Board()
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    values = list(cal.baseline)
+    values[F3] += 40 * cal.codes_per_mt
+    st = BoardState(board=board)
+    m.show(st, snap(values), pending={})
+    assert watch.suspects == [F3] and "press confirm" in st.message
+
+
+def test_an_illegal_landing_is_an_error_there():
+    _, inference, watch = parts()
+    board = placed_board(7)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    st = BoardState(board=board)
+    src = board.mobile_stacks()[0]
+    m.illegal(st, cand("illegal", board, src=src, dst=E3))
+    assert st.mode == "error" and st.error == [E3] and st.lifted == src
+    assert m.stats["errors"] == 1 and "may not go to e3" in st.message
+
+
+# -- script -------------------------------------------------------------------------------
+def test_on_the_computers_turn_only_the_shown_ply_is_on_script():
+    s = script.Script()
+    board = Board()
+    shown, other = Ply(-1, E3), Ply(-1, F3)
+    assert s.off_script(board, shown, cand("commit", board, [other])) is None  # no computer
+    s.computer = frozenset({WHITE})
+    assert s.off_script(board, shown, cand("commit", board, [shown])) is None
+    assert s.off_script(board, shown, cand("commit", board, [other])) == other
+    assert s.off_script(board, None, cand("commit", board, [shown])) == shown  # still thinking
+    st = BoardState(board=board, hint=shown)
+    s.flag(st, other)
+    assert st.mode == "error" and st.error == [F3]
+    assert st.message == "the computer plays e3: take it back"
+    s.computer = frozenset({BLACK})
+    assert s.off_script(board, None, cand("commit", board, [other])) is None
+
+
+# -- reference ----------------------------------------------------------------------------
+def test_the_reference_follows_drift_on_empty_spaces_only():
+    cal, inference, watch = parts()
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    ref.start_empty(snap(cal.baseline))
+    base = list(cal.baseline)
+    stacks = [()] * N_SPACES
+    stacks[E3] = ("W",)
+    drifted = [v + 2.0 for v in base]
+    for _ in range(50):
+        ref.set(snap(drifted), stacks)
+    assert cal.baseline[F3] > base[F3] + 1.0  # followed
+    assert cal.baseline[E3] == base[E3]       # under a stack: not a baseline reading
+    assert ref.stacks == stacks and ref.values == tuple(drifted)
+
+
+def test_a_stack_that_may_not_move_says_why():
+    from firmware_py.spaces import NEIGHBOURS
+    from tests.simgames import midgame_board
+
+    board = midgame_board(5)
+    stacks = board.stacks()
+    theirs = next(s for s, st in enumerate(stacks)
+                  if st and st[-1] == ("B" if board.turn == WHITE else "W"))
+    assert "is to move" in mismatch.why_not_movable(board, theirs)
+    lone = [s for s, st in enumerate(stacks) if st == ("D",)]
+    for s in lone:
+        assert mismatch.why_not_movable(board, s) == "a DVONN piece alone never moves"
+    mine = "W" if board.turn == WHITE else "B"
+    walled = [s for s, st in enumerate(stacks) if st and st[-1] == mine
+              and len(NEIGHBOURS[s]) == 6 and all(stacks[n] for n in NEIGHBOURS[s])]
+    for s in walled:
+        assert mismatch.why_not_movable(board, s) == "it is surrounded on all 6 sides"
+    assert "(" in mismatch.error_text(board, Decision("unexplained", illegal_lift=[theirs]))
+
+
+def test_a_question_with_one_candidate_reads_as_one():
+    cal, inference, watch = parts()
+    board = placed_board(7)
+    move = board.legal_plies()[0]
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [cand("commit", board, [move], src=move.src, dst=move.dst)], single=True)
+    assert st.ask == [move.dst]
+    assert st.message.startswith(f"did you land on {SPACES[move.dst]}?")
+    assert "which" not in st.message
+
+
+def test_a_board_that_reads_wrong_where_every_stack_stands_names_those_spaces():
+    cal, inference, watch = parts()
+    board = Board()
+    board.push(Ply(-1, E3))  # a DVONN piece on e3
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    ref.start_empty(snap(cal.baseline))
+    stacks = board.stacks()
+    d, _ = inference.model.delta({E3: stacks[E3]}, ref.values, ref.stacks)
+    values = list(cal.baseline)
+    for s, v in d.items():
+        values[s] += v
+    ref.set(snap(values), stacks)
+    values[E3] += 4 * cal.codes_per_mt  # still a piece there, but not the one expected
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    st = BoardState(board=board)
+    m.show(st, snap(values), pending={})
+    assert st.mode == "unexplained" and not st.missing and not st.extra
+    assert E3 in st.error and "check the stacks on e3" in st.message
