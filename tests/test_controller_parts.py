@@ -57,12 +57,27 @@ def test_a_sensor_at_a_rail_is_marked_and_never_evidence():
 def test_a_reading_that_never_moves_is_stuck_after_its_time_only():
     cal, _, watch = parts()
     values = list(cal.baseline)
-    spread = [0.5] * N_SPACES
+    spread = [0.8] * N_SPACES  # a 12-bit board: every reading dithers by noise
     spread[F3] = 0.0
     first = Snapshot(tuple(values), tuple(spread), 20, 10.0, 9.0)
     assert not watch.check(first, stuck_s=2.0)
     later = Snapshot(tuple(values), tuple(spread), 20, 11.5, 9.0)
     assert watch.check(later, stuck_s=2.0) and watch.faulty[F3].endswith("(stuck)")
+
+
+def test_quiet_readings_on_a_coarse_adc_are_not_stuck():
+    cal, _, watch = parts()
+    values = list(cal.baseline)
+    # 10 bits: readings that sit between two code edges repeat one code; the others change
+    # by rounding only (spread up to half a code)
+    spread = [0.0 if s % 3 == 0 else 0.45 for s in range(N_SPACES)]
+    for t in (10.0, 12.0, 14.0, 20.0):
+        assert not watch.check(Snapshot(tuple(values), tuple(spread), 20, t, 9.0), stuck_s=2.0)
+    # one frozen among readings that dither by rounding only: still too quiet to tell
+    spread = [0.0 if s == F3 else 0.45 for s in range(N_SPACES)]
+    for t in (10.0, 12.0, 14.0):
+        assert not watch.check(Snapshot(tuple(values), tuple(spread), 20, t, 9.0), stuck_s=2.0)
+    assert watch.faulty == {}
 
 
 def test_a_suspect_becomes_faulty_only_when_the_player_confirms():
