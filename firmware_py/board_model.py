@@ -55,7 +55,6 @@ class Tolerances:
 
     placement_mm: a piece set on an empty space, off its intersection (people: 1.5-2.5 mm);
     misalign_mm: each piece of a stack off the one below (1-2 mm);
-    nudge_mm: a landing shifts the stack it lands on by up to this;
     strength: magnets +- this, piece to piece (one batch of N52 discs: 10 %);
     gain: sensors +- this, part to part (15 %), until a piece on that sensor taught its own;
     gain_drift: a sensor's gain changes by up to this while the board warms up (3 %).
@@ -63,7 +62,6 @@ class Tolerances:
 
     placement_mm: float = 2.5
     misalign_mm: float = 2.0
-    nudge_mm: float = 1.0
     strength: float = 0.10
     gain: float = 0.15
     gain_drift: float = 0.03
@@ -170,8 +168,7 @@ class BoardModel:
         """From the magnet geometry, how much not knowing where pieces sit can change a
         reading: `_own_rel[level]`, the RMS relative error of a piece's predicted effect at
         `level` (0: a new bottom piece against the typical one; above: against the bottom
-        piece that taught the sensor); `_slope[level]`, the steepest change of a piece's field
-        per mm it is pushed sideways, relative to a centred bottom piece (for nudges)."""
+        piece that taught the sensor)."""
         g = self.geo
         m = g.magnets["W"]
         ref = disc_bz(m, 0.0, g.sensor_gap_mm)
@@ -189,13 +186,6 @@ class BoardModel:
         self._own_rel = [math.sqrt(strengths ** 2 + spread[0] ** 2 + (tol.gain / 3 ** 0.5) ** 2)]
         self._own_rel += [math.sqrt(strengths ** 2 + spread[lv] ** 2 + spread[0] ** 2)
                           for lv in range(1, LEVELS)]
-        self._slope = []
-        for level in range(LEVELS):
-            h = g.sensor_gap_mm + g.piece_pitch_mm * level
-            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
-            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
-            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
-            self._slope.append(abs(a - b) / ref)
 
     def weakest(self, kind: str) -> float:
         """The weakest a bottom `kind` piece can read, relative to a typical bottom White one:
@@ -344,18 +334,15 @@ class BoardModel:
                 for level in range(keep, len(old)):
                     x = self.piece_own(t, old[level], level)
                     own -= x
-                    v += ((rel_own + self.own_spread(level)) * x) ** 2
+                    v += (rel_own * x) ** 2
                 start_new = keep
-                if keep and len(new) > keep:
-                    # A landing may push the stack below sideways: its pieces read more or
-                    # less, by up to the field's steepest slope times the push.
-                    push = self.cal.unit(t) * self.tol.nudge_mm * sum(
-                        self._slope[min(lv, LEVELS - 1)] for lv in range(keep))
-                    v += push * push / 3.0
             for level in range(start_new, len(new)):
                 x = self.piece_own(t, new[level], level)
                 own += x
-                v += ((rel_own + self.own_spread(level)) * x) ** 2
+                # A new bottom piece: against the sensor's typical response, so its magnet, the
+                # sensor's gain and where it sits are all unknown. Pieces set on a stack are
+                # predicted from the bottom piece that taught this sensor: the model's own.
+                v += ((rel_own + (0.0 if level else self.own_spread(0))) * x) ** 2
             d[t] = d.get(t, 0.0) + own
             var[t] = var.get(t, 0.0) + v
             for s in NEAR[t]:

@@ -89,7 +89,9 @@ def test_wrong_piece_is_flagged_until_corrected():
     c = Controller()
     run(sim, c, 0.5)
     assert c.state.mode == "idle"
-    sim.hand.place("e3", "W")  # a DVONN piece is due
+    # a DVONN piece is due: Black reads the other way (a White piece differs from a DVONN
+    # one by less than magnets, sensors and placement spread before anything is learned)
+    sim.hand.place("e3", "B")
     run(sim, c, 2.0)
     assert c.state.mode == "error" and c.state.error == [INDEX["e3"]]
     assert c.state.board.ply_count == 0
