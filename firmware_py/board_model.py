@@ -55,6 +55,7 @@ class Tolerances:
 
     placement_mm: a piece set on an empty space, off its intersection (people: 1.5-2.5 mm);
     misalign_mm: each piece of a stack off the one below (1-2 mm);
+    nudge_mm: a landing shifts the stack it lands on by up to this;
     strength: magnets +- this, piece to piece (one batch of N52 discs: 10 %);
     gain: sensors +- this, part to part (15 %), until a piece on that sensor taught its own;
     gain_drift: a sensor's gain changes by up to this while the board warms up (3 %).
@@ -62,6 +63,7 @@ class Tolerances:
 
     placement_mm: float = 2.5
     misalign_mm: float = 2.0
+    nudge_mm: float = 1.0
     strength: float = 0.10
     gain: float = 0.15
     gain_drift: float = 0.03
@@ -135,6 +137,10 @@ class BoardModel:
         # Uncertainty of cross-talk changes: a piece 2.5 mm nearer a neighbour gives it a
         # third more (the field falls off about as the cube of the distance).
         self.rel_xt = rel_xt
+        # Normally pieces set on a stack are predicted from the piece that taught the sensor;
+        # `open_positions` also leaves open where they sit and how far a landing pushed the
+        # stack below (the inference's second look, when nothing fits otherwise).
+        self.open_positions = False
         self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}
@@ -180,6 +186,15 @@ class BoardModel:
             return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
 
         self._low = [low(level) for level in range(3)]
+        # The steepest change of a piece's field per mm it is pushed sideways (relative to a
+        # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
+        self._slope = []
+        for level in range(LEVELS):
+            h = g.sensor_gap_mm + g.piece_pitch_mm * level
+            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
+            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
+            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
+            self._slope.append(abs(a - b) / ref)
         # A factor anywhere in [low, 1], against a prediction of 1: its RMS error.
         spread = [(1 - low(level)) * (1 / 4 + 1 / 12) ** 0.5 for level in range(LEVELS)]
         strengths = tol.strength * (2 / 3) ** 0.5  # two pieces' strengths, each +- strength
@@ -336,13 +351,20 @@ class BoardModel:
                     own -= x
                     v += (rel_own * x) ** 2
                 start_new = keep
+                if self.open_positions and keep and len(new) > keep:
+                    # A landing may push the stack below sideways: its pieces read more or
+                    # less, by up to the field's steepest slope times the push.
+                    push = self.cal.unit(t) * self.tol.nudge_mm * sum(
+                        self._slope[min(lv, LEVELS - 1)] for lv in range(keep))
+                    v += push * push / 3.0
             for level in range(start_new, len(new)):
                 x = self.piece_own(t, new[level], level)
                 own += x
                 # A new bottom piece: against the sensor's typical response, so its magnet, the
                 # sensor's gain and where it sits are all unknown. Pieces set on a stack are
                 # predicted from the bottom piece that taught this sensor: the model's own.
-                v += ((rel_own + (0.0 if level else self.own_spread(0))) * x) ** 2
+                spread = self.own_spread(level) if (self.open_positions or not level) else 0.0
+                v += ((rel_own + spread) * x) ** 2
             d[t] = d.get(t, 0.0) + own
             var[t] = var.get(t, 0.0) + v
             for s in NEAR[t]:

@@ -358,8 +358,7 @@ class Controller:
             ref.learn_placements(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache
-            # A landing may still be held just above only if a hover fitted about as well.
-            ref.set(snap, ref.stacks if same else best.stacks, hovering=d.provisional)
+            ref.set(snap, ref.stacks if same else best.stacks)
             self._settle_mode()
             if changed:
                 st.message = changed
@@ -368,14 +367,18 @@ class Controller:
             # over the board is not modelled; a ply before it is recorded once it is set down).
             self.mismatch.clear()
             best = d.best
+            self.reference.reseat(best.src)
             if (not best.plies and not best.amends
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(None, lifted=best.src)
                 return
             self._show_held(best)
         elif kind == "relift":
+            self.reference.reseat(d.best.src)
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
+            if kind == "badlift":
+                self.reference.reseat(d.best.src)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
             held = self.questions.ambiguous(st, d, snap)

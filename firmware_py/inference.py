@@ -313,6 +313,15 @@ class Inference:
         floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
                                                  * age_s / 60.0) ** 2
         # Rounding each reading to a whole code averages out only when noise dithers it.
+        loose = self.loose
+
+        def gap(r: float, s: int) -> float:
+            """How far a change r lies outside what a hover ending could add on s."""
+            if s not in loose:
+                return r
+            lo, hi, _ = loose[s]
+            return r - lo if r < lo else (r - hi if r > hi else 0.0)
+
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
         v0 = []
         for s in range(N_SPACES):
@@ -322,8 +331,8 @@ class Inference:
             n2 = cal.noise[s] ** 2
             q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
             v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
-                      + self.loose.get(s, 0.0))
-        chi0 = [r0[s] * r0[s] / v0[s] for s in range(N_SPACES)]
+                      + (loose[s][2] if s in loose else 0.0))
+        chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:
             changes = {t: c.stacks[t] for t in range(N_SPACES) if c.stacks[t] != ref_stacks[t]}
@@ -341,12 +350,26 @@ class Inference:
                     var[k] = var.get(k, 0.0) + fv[k]
             chi = total0
             for s, ds in d.items():
-                r = r0[s] - ds
+                r = gap(r0[s] - ds, s)
                 chi += r * r / (v0[s] + var[s]) - chi0[s]
             c.chi2 = chi
             if zs is not None:
-                zs.extend((abs(r0[s] - d.get(s, 0.0)) / math.sqrt(v0[s] + var.get(s, 0.0)), s)
-                          for s in range(N_SPACES))
+                zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s))
+                           / math.sqrt(v0[s] + var.get(s, 0.0)), s) for s in range(N_SPACES))
+
+    def second_look(self, cands, values, frames, ref, ref_frames, ref_stacks, age_s):
+        """Nothing fits: score every candidate again with what no board tells left open for
+        the pieces each one moves (where they sit, how far a landing pushed the stack below:
+        `BoardModel.open_positions`). Spaces a candidate leaves unchanged stay as strict, so
+        the true landing, off only by such unknowns, can now fit and still beat every other
+        meaning by the margin; nothing else changes."""
+        model = self.model
+        model.open_positions = True
+        try:
+            self.score(cands, values, frames, ref, ref_frames, ref_stacks, age_s, None, {})
+        finally:
+            model.open_positions = False
+        return sorted(cands, key=lambda c: c.chi2)
 
     # -- decision ----------------------------------------------------------------------------
     def hovers(self, cands: list[Candidate], limit: float) -> list[Candidate]:
@@ -442,6 +465,9 @@ class Inference:
             self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
                        memo)
             cands = sorted(cands + held, key=lambda c: c.chi2)
+        if cands[0].chi2 > self.fit_limit:
+            cands = self.second_look(cands, values, snapshot.frames, ref, ref_frames,
+                                     ref_stacks, age_s)
         best = cands[0]
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (

@@ -26,8 +26,6 @@ from __future__ import annotations
 from .calibration import NEAR
 from .spaces import N_SPACES
 
-HOVER_TOP_MM = 4.0
-"""A hand pausing before it lets go holds a stack up to this far above where it lands."""
 DRIFT_STEP_MT = 0.5
 """A step larger than this between two references of an unchanged stack is not drift."""
 
@@ -55,12 +53,11 @@ class Reference:
         self.values = self.stacks = None
         self.inference.loose, self._relearn = {}, {}
 
-    def set(self, snap, stacks, hovering: bool = True) -> None:
-        """`snap` shows `stacks`: it becomes the reference; follow drift and noise.
-        hovering: a stack landed on a stack may still be held just above it (a hover fitted
-        about as well): its readings stay loose for now (pieces set on empty spaces always)."""
-        if self.stacks is not None and stacks is not self.stacks:
-            self._hovering(self.stacks, stacks, hovering)
+    def set(self, snap, stacks) -> None:
+        """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
+        read from a board only just settled leave their readings loose (`_hovering`)."""
+        if self.stacks is not None and stacks is not self.stacks and self.values is not None:
+            self._hovering(self.stacks, stacks, snap)
         if snap.time - snap.stable_since >= self.inference.hold_s:
             self._landed(snap, stacks)
         if self.values is not None and self.stacks is not None:
@@ -76,31 +73,42 @@ class Reference:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
 
-    def _hovering(self, before_stacks, stacks, on_stacks: bool) -> None:
-        """The readings at contact may differ from these by up to what 4 mm of height makes
-        (a stack still held just above where it landed): that loose (codes², the square of
-        the whole range) until the board has been still for `hold_s`."""
-        loose: dict[int, float] = {}
-        model, cal = self.model, self.cal
-        for t in range(N_SPACES):
-            old, new = before_stacks[t], stacks[t]
-            if not new or new == old or new[:len(old)] != old:
-                continue  # not pieces set on top (a lift, a takeback, a rebuilt stack)
-            keep = len(old)
-            if keep and not on_stacks:
-                continue
-            pieces = tuple(new[keep:])
-            above, _ = model.floating(t, keep, pieces, HOVER_TOP_MM)
-            if keep:
-                own = sum(model.piece_own(t, k, keep + i) for i, k in enumerate(pieces))
-            else:  # a bottom piece: the typical one (its own is learned only now)
-                own = (cal.polarity[pieces[0]] * cal.typical_unit() * model.axial(pieces[0], 0)
-                       + sum(model.piece_own(t, k, i) for i, k in enumerate(pieces) if i))
-            loose[t] = loose.get(t, 0.0) + (own - above.get(t, 0.0)) ** 2
-            for s, x in above.items():
-                if s != t:
-                    xt = model.stack_crosstalk(s, t, new, keep)
-                    loose[s] = loose.get(s, 0.0) + (xt - x) ** 2
+    def _hovering(self, before_stacks, stacks, snap) -> None:
+        """The landings in `stacks` were read from `snap`, a board only just settled: each
+        stack may still have been held just above where it landed. If so, the readings at
+        contact will have moved on by what the model says the landing does, less what `snap`
+        showed (`Inference.loose`: from zero to that, give or take the model's uncertainty),
+        until the board has been still for `hold_s`. A reading already where the model puts
+        contact leaves nearly nothing open."""
+        changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != before_stacks[t]}
+        landed = [t for t, new in changes.items() if new and tuple(
+            new[:len(before_stacks[t])]) == tuple(before_stacks[t])]
+        loose: dict[int, tuple[float, float, float]] = {}
+        if landed:
+            d, var = self.model.delta(changes, self.values, before_stacks)
+            for s in set(landed).union(*(NEAR[t] for t in landed)):
+                if s in changes and s not in landed:
+                    continue  # lifted or cleared: read at rest
+                rest = d.get(s, 0.0) - (snap.values[s] - self.values[s])  # still to come
+                loose[s] = (min(0.0, rest), max(0.0, rest), var.get(s, 0.0))
+        self.inference.loose = loose
+
+    def reseat(self, space: int) -> None:
+        """The stack on `space` is in the hand and may be set back: never where it stood (a
+        piece sits up to `Tolerances.placement_mm` off its intersection), so its own reading
+        may then differ by as much as that makes, and its neighbours' by their cross-talk's
+        uncertainty (`Inference.loose`, until the board has been still for `hold_s`)."""
+        if self.values is None or not self.stacks[space]:
+            return
+        model = self.model
+        own = abs(self.values[space] - self.cal.baseline[space])
+        span = own * model.own_spread(0)
+        loose = dict(self.inference.loose)
+        loose[space] = (-span, span, 0.0)
+        for s in NEAR[space]:
+            x = abs(model.stack_crosstalk(s, space, self.stacks[space])) * model.rel_xt
+            lo, hi, v = loose.get(s, (0.0, 0.0, 0.0))
+            loose[s] = (lo - x, hi + x, v)
         self.inference.loose = loose
 
     def _landed(self, snap, stacks) -> None:
