@@ -158,8 +158,8 @@ class Hand:
             top = segs[-1].p1 if segs else self.pos
             rest = (x, y, self._rest_h(len(self.board.stacks[s])))
             chance = self.board.params.hover_chance
-            if chance and self.rng.uniform() < chance:
-                # A person often stops just above the landing before letting go.
+            if chance and self.board.stacks[s] and self.rng.uniform() < chance:
+                # A person often stops just above the stack landed on before letting go.
                 above = (x, y, rest[2] + self._draw("hover_mm"))
                 t1 = t + self._draw("set_down")
                 t2 = t1 + self._draw("hover")

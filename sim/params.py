@@ -86,7 +86,7 @@ class Params:
     placement_mm: float = 1.0            # a piece set on an empty space lands up to this far off
     misalign_mm: float = 0.7             # a stack set on a stack lands up to this far off it
     nudge_mm: float = 0.2                # a landing shifts the stack below by up to this much
-    hover_chance: float = 0.3            # share of set-downs held just above before contact
+    hover_chance: float = 0.3            # share of landings on a stack held just above it first
     carry_height_mm: tuple[float, float] = (30.0, 60.0)  # a carried stack above the board
     sensitivity_mv_per_mt: float = 16.5  # DRV5055A3-like at 3.3 V, ratiometric
     supply_v: float = 3.3
@@ -100,7 +100,7 @@ class Params:
     mains_mt: float = 0.02               # mains pickup (amplitude at the worst sensor) ...
     mains_hz: float = 50.0               # ... at the mains frequency
     led_mt: float = 0.01                 # field of one fully lit LED at its own space's sensor
-    spike_rate: float = 1e-5             # chance per raw sample of a single-sample spike ...
+    spike_rate: float = 0.0              # chance per raw sample of a single-sample spike ...
     spike_mt: float = 20.0               # ... of up to this size
     noise_mt: float = 0.1                # white, RMS per raw sample
     oversample: int = 8                  # raw samples averaged per reading
@@ -122,8 +122,10 @@ class Params:
 
     @classmethod
     def from_noise(cls, level: str | float, **changes) -> "Params":
-        """The reference board at a named noise level ('clean', 'default', 'poor', 'bad')."""
-        return cls(noise_mt=noise_level(level), **changes)
+        """The reference board at a named noise level ('clean', 'default', 'poor', 'bad').
+        'clean' (or 0) is free of every electrical disturbance: no white noise, mains
+        pickup, LED fields or spikes."""
+        return cls(**{**_electrical(noise_level(level)), **changes})
 
     @classmethod
     def preset(cls, name: str, noise: str | float | None = None, **changes) -> "Params":
@@ -132,7 +134,7 @@ class Params:
             raise ProfileError("preset", f"unknown preset {name!r} (one of {', '.join(PRESETS)})")
         values = dict(PRESETS[name])
         if noise is not None:
-            values["noise_mt"] = noise_level(noise)
+            values.update(_electrical(noise_level(noise)))
         values.update(changes)
         p = cls(**values)
         p.check()
@@ -217,6 +219,13 @@ PRESETS: dict[str, dict] = {
     "ideal": {key: 0.0 for key in IMPERFECTIONS},
 }
 """Named boards: keyword changes to `Params()`."""
+
+
+def _electrical(noise_mt: float) -> dict:
+    """The changes for a noise level: a noise-free board has no disturbance at all."""
+    if noise_mt:
+        return {"noise_mt": noise_mt}
+    return {"noise_mt": 0.0, "mains_mt": 0.0, "led_mt": 0.0, "spike_rate": 0.0}
 
 
 def _preset_name(name) -> str:
