@@ -79,7 +79,7 @@ class Reference:
         contact will have moved on by what the model says the landing does, less what `snap`
         showed (`Inference.loose`: from zero to that, give or take the model's uncertainty),
         until the board has been still for `hold_s`. A reading already where the model puts
-        contact leaves nearly nothing open."""
+        contact (within twice its uncertainty) leaves only that difference open.""" 
         changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != before_stacks[t]}
         landed = [t for t, new in changes.items() if new and tuple(
             new[:len(before_stacks[t])]) == tuple(before_stacks[t])]
@@ -90,7 +90,9 @@ class Reference:
                 if s in changes and s not in landed:
                     continue  # lifted or cleared: read at rest
                 rest = d.get(s, 0.0) - (snap.values[s] - self.values[s])  # still to come
-                loose[s] = (min(0.0, rest), max(0.0, rest), var.get(s, 0.0))
+                v = var.get(s, 0.0)
+                # Within the model's own uncertainty of contact: read at contact already.
+                loose[s] = (min(0.0, rest), max(0.0, rest), v if rest * rest > 4 * v else 0.0)
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
