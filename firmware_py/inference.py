@@ -124,11 +124,13 @@ class Inference:
         # occupancy of their spaces comes from the game, and their neighbours' cross-talk is
         # all that is left to see a change there (too faint to decide: the player is asked).
         self.unreliable: frozenset = frozenset()
-        # Extra variance (codes²) of the reference reading of some sensors: a landing read
-        # while its stack may still have been held just above (the reading at contact is
-        # anywhere in that range), set by the caller until the board has been still long
-        # enough for no hand to be hovering.
-        self.loose: dict[int, float] = {}
+        # Sensors whose reference may not be what they read at rest: a landing read while
+        # its stack may still have been held just above it. sensor -> (low, high, variance,
+        # wide variance): the reading may since have moved by anything from low to high
+        # (codes), give or take the variance (codes²; the wide one when positions are left
+        # open, `second_look`). Set by the caller until the board has been still long enough
+        # for no hand to be hovering.
+        self.loose: dict[int, tuple[float, float, float, float]] = {}
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
@@ -314,12 +316,13 @@ class Inference:
                                                  * age_s / 60.0) ** 2
         # Rounding each reading to a whole code averages out only when noise dithers it.
         loose = self.loose
+        wide = 3 if self.model.open_positions else 2
 
         def gap(r: float, s: int) -> float:
             """How far a change r lies outside what a hover ending could add on s."""
             if s not in loose:
                 return r
-            lo, hi, _ = loose[s]
+            lo, hi = loose[s][:2]
             return r - lo if r < lo else (r - hi if r > hi else 0.0)
 
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
@@ -331,7 +334,7 @@ class Inference:
             n2 = cal.noise[s] ** 2
             q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
             v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
-                      + (loose[s][2] if s in loose else 0.0))
+                      + (loose[s][wide] if s in loose else 0.0))
         chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:

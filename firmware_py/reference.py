@@ -85,14 +85,21 @@ class Reference:
             new[:len(before_stacks[t])]) == tuple(before_stacks[t])]
         loose: dict[int, tuple[float, float, float]] = {}
         if landed:
-            d, var = self.model.delta(changes, self.values, before_stacks)
+            model = self.model
+            d, var = model.delta(changes, self.values, before_stacks)
+            model.open_positions = True  # for the second look: where the pieces sit, too
+            try:
+                _, wide = model.delta(changes, self.values, before_stacks)
+            finally:
+                model.open_positions = False
             for s in set(landed).union(*(NEAR[t] for t in landed)):
                 if s in changes and s not in landed:
                     continue  # lifted or cleared: read at rest
                 rest = d.get(s, 0.0) - (snap.values[s] - self.values[s])  # still to come
                 v = var.get(s, 0.0)
                 # Within the model's own uncertainty of contact: read at contact already.
-                loose[s] = (min(0.0, rest), max(0.0, rest), v if rest * rest > 4 * v else 0.0)
+                loose[s] = (min(0.0, rest), max(0.0, rest), v if rest * rest > 4 * v else 0.0,
+                            wide.get(s, 0.0))
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
@@ -106,11 +113,11 @@ class Reference:
         own = abs(self.values[space] - self.cal.baseline[space])
         span = own * model.own_spread(0)
         loose = dict(self.inference.loose)
-        loose[space] = (-span, span, 0.0)
+        loose[space] = (-span, span, 0.0, 0.0)
         for s in NEAR[space]:
             x = abs(model.stack_crosstalk(s, space, self.stacks[space])) * model.rel_xt
-            lo, hi, v = loose.get(s, (0.0, 0.0, 0.0))
-            loose[s] = (lo - x, hi + x, v)
+            lo, hi, v, w = loose.get(s, (0.0, 0.0, 0.0, 0.0))
+            loose[s] = (lo - x, hi + x, v, w)
         self.inference.loose = loose
 
     def _landed(self, snap, stacks) -> None:
