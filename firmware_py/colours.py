@@ -102,7 +102,8 @@ SIGNALS = (
     # The machine itself.
     Signal("link_lost", (255, 255, 0), "fast",
            "the scanner link is lost: play paused (lit on the six corners)"),
-    Signal("paused", (255, 150, 60), "slow", "play paused (lit on the six corners)"),
+    # Orchid, not orange: it shares the board with "missing" (orange) and "extra" (pink).
+    Signal("paused", (225, 120, 255), "slow", "play paused (lit on the six corners)"),
     Signal("calibrating", (110, 110, 110), "wink",
            "calibrating: keep the board empty and still"),
 )

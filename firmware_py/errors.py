@@ -33,8 +33,17 @@ class LinkLost(DvonnError, ConnectionError):
     """The scanner link is down (cable pulled, port gone); the source keeps trying to reopen it."""
 
 
+class FirmwareMismatch(LinkLost):
+    """The scanner runs another firmware or protocol version than this installation: its frames
+    are refused until the matching firmware is copied onto it (`dvonn-board firmware install`)."""
+
+
 class HardwareUnavailable(DvonnError, RuntimeError):
     """A hardware driver cannot run on this machine (not a Pi, a Pi 5 for rpi_ws281x, no SPI...)."""
+
+
+class NoGpio(HardwareUnavailable):
+    """This machine has no GPIO at all (not a Raspberry Pi, or no pin library installed)."""
 
 
 class StoreError(DvonnError, RuntimeError):

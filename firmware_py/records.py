@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import RecordError
@@ -45,25 +44,47 @@ _TOKEN = re.compile(r"[^\s,;]+")
 _COLOURS = {"w": WHITE, "white": WHITE, "b": BLACK, "black": BLACK}
 
 
-@dataclass
 class Token:
-    """One ply as written in a record: its text, where it stands, and the colour it names if any."""
-    text: str
-    line: int | None = None
-    colour: int | None = None  # JSON records say who plays: 'k3|w'
+    """One ply as written in a record: its text, where it stands, and the colour it names if any.
+
+    (Plain classes here, not dataclasses: `dataclasses` costs `replay` a tenth of its start-up.)
+    """
+    __slots__ = ("text", "line", "colour")
+
+    def __init__(self, text: str, line: int | None = None, colour: int | None = None):
+        self.text = text
+        self.line = line
+        self.colour = colour  # JSON records say who plays: 'k3|w'
+
+    def __repr__(self) -> str:
+        return f"Token(text={self.text!r}, line={self.line!r}, colour={self.colour!r})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Token)
+                and (self.text, self.line, self.colour) == (other.text, other.line, other.colour))
 
 
-@dataclass
 class GameRecord:
     """A whole, legal game as read from a record.
 
     plies: every ply of the game, including a 49th placement or passes the record left out.
     resigned: WHITE or BLACK when the record ends with that player's resignation.
+    tokens: how many plies the record itself wrote.
     """
-    tags: dict[str, str] = field(default_factory=dict)
-    plies: list[Ply] = field(default_factory=list)
-    resigned: int | None = None
-    tokens: int = 0  # how many plies the record itself wrote
+
+    def __init__(self, tags: dict[str, str] | None = None, plies: list[Ply] | None = None,
+                 resigned: int | None = None, tokens: int = 0):
+        self.tags = {} if tags is None else tags
+        self.plies = [] if plies is None else plies
+        self.resigned = resigned
+        self.tokens = tokens
+
+    def __repr__(self) -> str:
+        return (f"GameRecord(tags={self.tags!r}, plies={self.plies!r}, "
+                f"resigned={self.resigned!r}, tokens={self.tokens!r})")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GameRecord) and vars(self) == vars(other)
 
     def board(self) -> Board:
         """The position at the end of the game (the plies are known to be legal)."""
@@ -81,9 +102,22 @@ class PartialGame(RecordError):
 # -- reading -----------------------------------------------------------------------------------
 
 def read_file(path: str | Path) -> list[GameRecord]:
-    """Every game in a file (a JSON file may hold several; other formats hold one)."""
-    text = Path(path).read_text(encoding="utf-8-sig")
-    return read_games(text)
+    """Every game in a file (a JSON file may hold several; other formats hold one).
+
+    OSError if it cannot be read; RecordError for a file that is not UTF-8 text or not a game.
+    """
+    return read_games(read_text(path))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a record file; RecordError naming the line and byte if it is not UTF-8."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise RecordError(f"line {line}: not UTF-8 text (byte {e.start}: "
+                          f"0x{data[e.start]:02x}); records are UTF-8", line=line) from None
 
 
 def read_record(text: str) -> GameRecord:
@@ -105,10 +139,15 @@ def parse_games(text: str) -> list[tuple[dict[str, str], list[Token]]]:
     if stripped[:1] in "[{":
         try:
             data = json.loads(text)
-        except ValueError:
-            data = None
-        if data is not None:
-            return _parse_json(data, text)
+            if data is not None:
+                return _parse_json(data, text)
+        except RecursionError:  # '[[[[...' a thousand deep: no record is nested like that
+            raise RecordError("JSON record: nested too deeply (a record is a list of games "
+                              "or of tokens)") from None
+        except RecordError:
+            raise
+        except ValueError:  # not JSON after all: one of the text formats
+            pass
     if _OUR_TAG.match(stripped):
         return [_parse_ours(text)]
     if _LG_TAG.match(stripped):
@@ -175,7 +214,7 @@ def _parse_json(data, text: str):
     if not isinstance(data, list):
         raise RecordError("JSON record: expected a list of games or of tokens")
     games = []
-    cursor = 0
+    cursor, line_at_cursor = 0, 1  # a running line count: one pass over the text in all
     for g, game in enumerate(data, 1):
         if not isinstance(game, dict) or not isinstance(game.get("m"), list):
             raise RecordError(f"JSON record: game {g} has no move list 'm'")
@@ -185,11 +224,13 @@ def _parse_json(data, text: str):
             if not isinstance(raw, str):
                 raise RecordError(f"JSON record: game {g}: token {raw!r} is not a string",
                                   token=str(raw))
-            at = text.find(json.dumps(raw), cursor)
+            quoted = json.dumps(raw)
+            at = text.find(quoted, cursor)
             line = None
             if at >= 0:
-                cursor = at
-                line = text.count("\n", 0, at) + 1
+                line_at_cursor += text.count("\n", cursor, at)
+                cursor = at + len(quoted)  # past it: the same token again is found further on
+                line = line_at_cursor
             ply_text, _, colour = raw.partition("|")
             tokens.append(Token(ply_text, line, _COLOURS.get(colour.strip().lower(), colour or None)))
         games.append((tags, tokens))
@@ -260,9 +301,8 @@ def replay_file(path: str | Path) -> list[tuple[GameRecord | None, Board, Record
     A file that cannot be split into games at all gives one entry with an empty board.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-        parsed = parse_games(text)
-    except (OSError, UnicodeDecodeError) as e:
+        parsed = parse_games(read_text(path))
+    except OSError as e:
         return [(None, Board(), RecordError(f"cannot read {path}: {e}"))]
     except RecordError as e:
         return [(None, Board(), e)]

@@ -92,6 +92,31 @@ def status_text(board: Board) -> Text:
     return Text(f"{doing} · ply {board.ply_count} · {score}")
 
 
+def legend_text(highlighted: bool = False) -> Text:
+    """What the cells mean, for a reader who has not seen the board drawn before (two lines).
+
+    >>> print(legend_text().plain)
+    W5: White's stack of 5 (white on top) · B7*: Black's of 7, a DVONN piece inside
+     D : a lone DVONN piece · e3: an empty space
+    """
+    t = Text()
+    for picture, style, meaning, end in (
+            ("W5", "W", "White's stack of 5 (white on top)", " · "),
+            ("B7", "B", "Black's of 7, a DVONN piece inside", "\n"),
+            (" D ", "D", "a lone DVONN piece", " · "),
+            ("e3", "empty", "an empty space", ""),
+            ("e3", "highlight", "the last ply's spaces", "")):
+        if style == "highlight":
+            if not highlighted:
+                break
+            t.append(" · ")
+        t.append(picture, style=STYLE[style])
+        if picture == "B7":
+            t.append("*", style=STYLE["dvonn_mark"])
+        t.append(f": {meaning}{end}")
+    return t
+
+
 def render(board: Board, highlight=()) -> Group:
     """Board and status line, ready for `Console.print`."""
     return Group(board_text(board, highlight), status_text(board))
@@ -101,4 +126,4 @@ def print_board(board: Board, console: Console | None = None, highlight=()) -> N
     (console or Console()).print(render(board, highlight))
 
 
-__all__ = ["board_text", "cell", "print_board", "render", "status_text"]
+__all__ = ["board_text", "cell", "legend_text", "print_board", "render", "status_text"]

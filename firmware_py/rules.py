@@ -164,12 +164,13 @@ def bits(b: int):
 PLACE_PLY: tuple[Ply | None, ...] = tuple(Ply(-1, P2S[p]) if P2S[p] >= 0 else None
                                           for p in range(W * 5))
 MOVE_PLY: list[Ply | None] = [None] * (64 * 64)
-for _ps in S2P:
-    for _h in range(1, MAX_MOBILE_HEIGHT + 1):
-        for _pd in range(W * 5):
-            if DEST[_ps][_h] >> _pd & 1:
-                MOVE_PLY[_ps << 6 | _pd] = Ply(P2S[_ps], P2S[_pd])
-del _ps, _h, _pd
+for _ps in S2P:  # the destinations at every height at once: a cheap import
+    _any = 0
+    for _mask in DEST[_ps][1:MAX_MOBILE_HEIGHT + 1]:
+        _any |= _mask
+    for _pd in bits(_any):
+        MOVE_PLY[_ps << 6 | _pd] = Ply(P2S[_ps], P2S[_pd])
+del _ps, _pd, _any, _mask
 
 
 def _zobrist_table(seed: int) -> dict[str, list[int]]:

@@ -33,7 +33,7 @@ from collections import deque
 from typing import Callable, Sequence
 
 from . import guidance
-from .errors import LinkLost
+from .errors import FirmwareMismatch, LinkLost, StoreError
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
 from .rules import PASS, Board, Ply
 from .spaces import N_SPACES, SPACES
@@ -116,6 +116,7 @@ class Session:
         self.own_store = own_store
         self.clock = clock
         self.link_lost = False
+        self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
         self.resumed = False
@@ -144,8 +145,9 @@ class Session:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
         state = self.controller.state
         if self.link_lost:
+            why = f"; {self.link_why}" if self.link_why else ""
             return dataclasses.replace(state, mode="link_lost",
-                                       message="scanner link lost: play paused")
+                                       message=f"scanner link lost: play paused{why}")
         return state
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
@@ -187,6 +189,8 @@ class Session:
         try:
             frame = self.source.read_frame(timeout)
         except LinkLost as e:
+            # the scanner's own fault (another firmware version) is shown: the player must act
+            self.link_why = str(e) if isinstance(e, FirmwareMismatch) else ""
             if not self.link_lost:
                 log.warning("scanner link lost: %s", e)
                 self.link_lost = True
@@ -258,11 +262,25 @@ class Session:
         self.controller.computer = frozenset(t.colour for t in self.computer)
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
+        self._stale = False  # a ply was refused: the game was taken back elsewhere
         self._finished = self.store.game(self.game_id).is_finished
 
     def _on_commit(self, ply: Ply) -> None:
-        """The controller's commit hook: the ply is on disk when this returns."""
-        self.store.add_ply(self.game_id, ply, index=len(self._plies))
+        """The controller's commit hook: the ply is on disk when this returns.
+
+        If the game was taken back elsewhere (`games takeback`) since the session last looked,
+        the store refuses the ply (it is numbered for the longer game). The ply is then kept
+        off the disk, and the store is read again at once: the controller takes back this ply
+        and the ones taken back elsewhere, and the players rebuild the stored position.
+        """
+        try:
+            self.store.add_ply(self.game_id, ply, index=len(self._plies))
+        except StoreError:
+            if self.store.game(self.game_id).ply_count >= len(self._plies):
+                raise  # not a takeback: someone else wrote to this game
+            log.warning("game %d was taken back elsewhere: %s is not stored", self.game_id, ply)
+            self._polled = -float("inf")  # look at the store before the next frame
+            self._stale = True  # until then, nothing is written for this game
         self._plies.append(ply)
         self.rebuild = []
 
@@ -288,6 +306,7 @@ class Session:
             return
         self._polled = now
         stored = self.store.game(self.game_id).ply_count
+        before = Board.from_plies(self._plies) if len(self._plies) > stored else None
         while len(self._plies) > stored:
             # The controller takes back as the button would (a forced pass with the move before
             # it); the plies the store no longer holds are not deleted again.
@@ -299,6 +318,9 @@ class Session:
                             self.game_id, stored, held)
                 break
         self._external_undos = 0
+        self._stale = False
+        if before is not None:  # from the pieces as they stand to the stored game
+            self.rebuild = rebuild_lines(before, Board.from_plies(self._plies))
 
     def _do_actions(self) -> None:
         if self.buttons is not None:
@@ -332,6 +354,7 @@ class Session:
         if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
             self.controller.new_game()
             self._plies, self._external_undos, self._finished = [], 0, False
+            self._stale = False
         else:
             self._start_controller(Board())
 
@@ -357,7 +380,8 @@ class Session:
         if changed:
             self._snapshot = snapshot
             over = board.is_over()
-            if over != self._finished and board.ply_count == len(self._plies):
+            if (over != self._finished and board.ply_count == len(self._plies)
+                    and not self._stale):
                 if over:
                     self.store.finish(self.game_id)
                 self._finished = over  # a takeback reopens the game (the store did too)

@@ -175,6 +175,9 @@ class Settler:
         `RESTLESS_S` with the noise far above what the tolerance allows: raise it."""
         if self._moving_since is None:
             self._moving_since = time
+            self._seen_noise = 0.0
+        if time - self._moving_since < RESTLESS_S / 2:
+            return  # a hand's move is usually over by then: no cost on the common path
         steps = sorted(abs(r - p) for r, p in zip(raw, self._frames[-1]))
         # median |a - b| of two readings with RMS noise n is 0.954 n
         self._seen_noise = 0.8 * self._seen_noise + 0.2 * steps[len(steps) // 2] / 0.954

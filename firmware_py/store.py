@@ -18,7 +18,9 @@ unfinished; `unfinished()` finds the latest one so a restarted board can resume 
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -31,8 +33,10 @@ from .errors import IllegalPly, StoreError
 from .records import GameRecord, result_of, write_record
 from .rules import BLACK, WHITE, Board, Ply
 
+log = logging.getLogger(__name__)
 ENV_VAR = "DVONN_BOARD_DB"
 FILE_NAME = "games.sqlite3"
+SIM_FILE_NAME = "sim-games.sqlite3"
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -62,6 +66,19 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("dvonn-board")) / FILE_NAME
 
 
+def _retried(method):
+    """The method, tried again while another process holds the file (see Store._retrying)."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        return self._retrying(method, self, *args, **kwargs)
+    return wrapper
+
+
+def sim_path() -> Path:
+    """The simulator's own database: sim-games.sqlite3 beside the real board's default."""
+    return default_path().with_name(SIM_FILE_NAME)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -85,31 +102,67 @@ class GameInfo:
 class Store:
     """The SQLite game database. Safe to share between threads (calls are serialised).
 
-    path: the database file (created with its directories if missing); None for `default_path()`.
+    path: the database file; None for `default_path()`.
+    create: make the file (and its folders) if missing; False (read-only commands) raises
+        StoreError instead.
+    busy_s: how long one try waits for another process's lock (default BUSY_S); a call retries
+        `LOCK_TRIES` times in all, then raises StoreError saying the file is locked.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    LOCK_TRIES = 3
+    BUSY_S = 5.0
+
+    def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True,
+                 busy_s: float | None = None):
         self.path = Path(path) if path is not None else default_path()
+        if not create and not self.path.is_file():
+            raise StoreError(f"no game database at {self.path}")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.busy_s = self.BUSY_S if busy_s is None else busy_s
         self._lock = threading.RLock()
+        self._db = None
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # commit returns once on disk
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: written by a newer dvonn-board "
-                                 f"(schema {version}, this one knows {SCHEMA_VERSION})")
-            with self._transaction():
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                       timeout=self.busy_s)
+            self._retrying(self._open)
+        except (sqlite3.DatabaseError, StoreError) as e:
+            self.close()
+            if isinstance(e, StoreError):
+                raise
             raise StoreError(f"{self.path}: not a usable game database ({e})") from e
 
+    def _open(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # commit returns once on disk
+        self._db.execute("PRAGMA foreign_keys=ON")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: written by a newer dvonn-board "
+                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+        with self._transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
     # -- plumbing ---------------------------------------------------------------------------------
+    def _retrying(self, fn, *args, **kwargs):
+        """fn(*args), tried again while another process holds the file locked (each try waits
+        `busy_s`); then a StoreError that says so. A commit never half-happens: a try that
+        fails has rolled back."""
+        for attempt in range(1, self.LOCK_TRIES + 1):
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise StoreError(f"{self.path}: {e}") from e
+                if attempt == self.LOCK_TRIES:
+                    raise StoreError(
+                        f"{self.path} is locked by another process (waited "
+                        f"{self.LOCK_TRIES * self.busy_s:g} s): close the program holding it "
+                        "(another dvonn-board, a database browser) and start again") from e
+                log.warning("%s is locked by another process; trying again", self.path)
+
     @contextmanager
     def _transaction(self):
         with self._lock:
@@ -119,7 +172,11 @@ class Store:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError:
+                self._db.execute("ROLLBACK")  # the try is undone whole; _retrying tries again
+                raise
 
     def close(self) -> None:
         """Close the file (idempotent)."""
@@ -142,6 +199,7 @@ class Store:
         return row[1]
 
     # -- writing ----------------------------------------------------------------------------------
+    @_retried
     def new_game(self, tags: dict[str, str] | None = None) -> int:
         """Start a game; returns its id. Other unfinished games stay as they are."""
         with self._transaction() as db:
@@ -149,6 +207,7 @@ class Store:
                              (_now(), json.dumps(dict(tags or {}))))
             return cur.lastrowid
 
+    @_retried
     def add_ply(self, game_id: int, ply: Ply, index: int | None = None) -> int:
         """Append `ply` to the game and commit it to disk; returns its 0-based number.
 
@@ -164,6 +223,7 @@ class Store:
                        (game_id, n, str(ply), _now()))
             return n
 
+    @_retried
     def undo_ply(self, game_id: int) -> Ply | None:
         """Delete the game's last ply (a takeback) and return it; None if it has none.
 
@@ -189,11 +249,15 @@ class Store:
             raise StoreError(f"result: {result!r} is not 1-0, 0-1, 1/2-1/2 or *")
         if resigned not in (None, WHITE, BLACK):
             raise StoreError(f"resigned: {resigned!r} is not 0 (white) or 1 (black)")
+        self._retrying(self._finish, game_id, result, resigned)
+
+    def _finish(self, game_id: int, result: str, resigned: int | None) -> None:
         with self._transaction() as db:
             self._count(db, game_id)
             db.execute("UPDATE games SET finished = ?, result = ?, resigned = ? WHERE id = ?",
                        (_now(), result, resigned, game_id))
 
+    @_retried
     def set_tags(self, game_id: int, **tags: str) -> None:
         """Add or change record tags (e.g. White="Ann")."""
         with self._transaction() as db:
@@ -212,11 +276,13 @@ class Store:
         return GameInfo(id=row[0], started=row[1], finished=row[2], result=row[3],
                         resigned=row[4], tags=json.loads(row[5]), ply_count=row[6])
 
+    @_retried
     def games(self) -> list[GameInfo]:
         """Every stored game, oldest first."""
         with self._lock:
             return [self._info(r) for r in self._db.execute(self._INFO + " ORDER BY id")]
 
+    @_retried
     def game(self, game_id: int) -> GameInfo:
         with self._lock:
             row = self._db.execute(self._INFO + " WHERE id = ?", (game_id,)).fetchone()
@@ -224,6 +290,7 @@ class Store:
             raise StoreError(f"no game {game_id} in {self.path}")
         return self._info(row)
 
+    @_retried
     def unfinished(self) -> GameInfo | None:
         """The most recently started game that has not finished, or None."""
         with self._lock:
@@ -231,6 +298,7 @@ class Store:
                                    "LIMIT 1").fetchone()
         return None if row is None else self._info(row)
 
+    @_retried
     def plies(self, game_id: int) -> list[Ply]:
         with self._lock:
             self._count(self._db, game_id)

@@ -1,5 +1,8 @@
 """Real hardware behind the interfaces of `firmware_py.interfaces`: board profiles, the serial
-scanner link and its protocol, the direct SPI scanner, WS2812 LEDs, buttons.
+scanner link and its protocol, the direct SPI scanner, WS2812 LEDs (rpi_ws281x, or the Pi 5's
+ws2812-pio), buttons. And building one: the board's geometry (`geometry`), its fabrication
+files (`fabrication`), parts list (`bom`), drawings (`drawings`), the Pi's set-up
+(`setup_pi`) and the scanner firmware with its installer (`firmware`).
 
 >>> import hw
 >>> sensors, leds, buttons = hw.open_board("default", port="/dev/ttyACM0")   # doctest: +SKIP

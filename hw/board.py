@@ -8,8 +8,9 @@
 profile            sensors              LEDs
 =================  ===================  ====================================================
 scanner "serial"   SerialScanner        driver "serial": the same SerialScanner object
-scanner "direct"   DirectScanner        driver "ws281x": Ws281xStrip; "serial": a
-                                        SerialScanner used only for LED frames; "none"
+scanner "direct"   DirectScanner        driver "ws281x": Ws281xStrip; "pio" (Pi 5):
+                                        PioStrip; "serial": a SerialScanner used only
+                                        for LED frames; "none"
 =================  ===================  ====================================================
 
 Buttons come from the profile's ``[buttons]`` table on the Pi's GPIO; where there is no GPIO
@@ -21,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from dataclasses import dataclass
 
-from firmware_py.errors import HardwareUnavailable, ProfileError
+from firmware_py.errors import HardwareUnavailable, NoGpio, ProfileError
 from firmware_py.interfaces import ButtonSource, LedSink, SensorSource
 
 from .profile import Profile, load_profile
@@ -36,6 +37,7 @@ class Board:
     buttons: ButtonSource | None
     profile: Profile | None = None
     warnings: tuple[str, ...] = ()
+    gpio: bool = True  # False: the buttons found no GPIO on this machine at all
 
     def __iter__(self):  # unpack as three, like the controller wants
         return iter((self.sensors, self.leds, self.buttons))
@@ -87,21 +89,25 @@ def open_board(profile: Profile | str | Path | None = None, port: str | None = N
         elif driver == "ws281x":
             leds = leds_mod.Ws281xStrip.from_profile(profile)
             opened.append(leds)
+        elif driver == "pio":
+            leds = leds_mod.PioStrip.from_profile(profile)
+            opened.append(leds)
         else:
             leds = leds_mod.NoLeds()
 
-        buttons = None
+        buttons, gpio = None, True
         if profile.buttons is not None and profile.buttons.pins:
             from .buttons import GpioButtons
             try:
                 buttons = GpioButtons.from_profile(profile, pin_factory=pin_factory)
             except HardwareUnavailable as exc:
                 warnings.append(f"buttons disabled: {exc}")
+                gpio = not isinstance(exc, NoGpio)
     except BaseException:
         for part in reversed(opened):
             part.close()
         raise
-    return Board(sensors, leds, buttons, profile, tuple(warnings))
+    return Board(sensors, leds, buttons, profile, tuple(warnings), gpio)
 
 
 def link_stats(source) -> dict | None:

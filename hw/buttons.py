@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 
-from firmware_py.errors import HardwareUnavailable
+from firmware_py.errors import HardwareUnavailable, NoGpio
 from firmware_py.interfaces import BUTTON_EVENTS
 
 
@@ -37,7 +37,11 @@ class GpioButtons:
                                          pin_factory=pin_factory)
                 button.when_pressed = self._pressed(event)
                 self._buttons.append(button)
-        except (BadPinFactory, GPIOZeroError) as exc:
+        except BadPinFactory:  # gpiozero's "Unable to load any default pin factory!"
+            self.close()
+            raise NoGpio("no GPIO on this machine (not a Raspberry Pi, or no pin library "
+                         "installed)") from None
+        except GPIOZeroError as exc:
             self.close()
             raise HardwareUnavailable(f"cannot open the buttons: {exc}") from None
 

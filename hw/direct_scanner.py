@@ -15,7 +15,9 @@ SPI transfers), measured on gpiozero's MockFactory pins.
 
 from __future__ import annotations
 
+import importlib.util
 import time
+from pathlib import Path
 
 from firmware_py.errors import HardwareUnavailable, LinkLost
 from firmware_py.interfaces import SensorFrame
@@ -94,9 +96,8 @@ class DirectScanner:
                 mock = type(factory).__name__.startswith("Mock")
                 if software and not mock and not allow_software_spi:
                     raise HardwareUnavailable(
-                        "SPI is not enabled, so gpiozero fell back to slow software SPI: "
-                        "enable it with `sudo raspi-config nonint do_spi 0` (or dtparam=spi=on "
-                        "in /boot/firmware/config.txt) and reboot")
+                        "gpiozero fell back to slow software SPI: "
+                        + (spi_problem(spi_port, spi_device) or "hardware SPI did not start"))
                 # gpiozero's MCP3xxx._read: the raw code without scaling to 0..1
                 readers = [adc._read for adc in adcs]
         except BadPinFactory as exc:
@@ -173,6 +174,26 @@ class DirectScanner:
                 pass
         self._devices = []
         self._readers = []
+
+
+def spi_problem(port: int = 0, device: int = 0, dev_dir: Path = Path("/dev")) -> str | None:
+    """Why gpiozero cannot use hardware SPI here, or None when it can.
+
+    It needs both the kernel's SPI device (SPI enabled) and the `spidev` Python module; missing
+    either, it silently uses bit-banged software SPI, far too slow for 49 sensors at 100 Hz.
+    """
+    problems = []
+    node = Path(dev_dir) / f"spidev{port}.{device}"
+    if not node.exists():
+        problems.append(
+            f"SPI is not enabled ({node} is missing): `sudo raspi-config nonint do_spi 0` (or "
+            "dtparam=spi=on in /boot/firmware/config.txt, which `dvonn-board setup-pi --profile "
+            "direct` adds), then reboot")
+    if importlib.util.find_spec("spidev") is None:
+        problems.append(
+            "the Python module spidev is missing: `sudo apt install python3-spidev` and use a "
+            "venv made with --system-site-packages (or `pip install spidev` in the venv)")
+    return "; and ".join(problems) or None
 
 
 def benchmark(frames: int = 300, oversample: int = 8) -> dict:

@@ -1,9 +1,10 @@
 """LED output: turning an `LedFrame` into the bytes of a WS2812 chain, and driving the chain
-from the Pi with rpi_ws281x.
+from the Pi: with rpi_ws281x (Pi 1-4), or through the Pi 5 kernel's ws2812-pio device.
 
 `ChainEncoder` does what every LED sink needs (the profile's index map, status LEDs, brightness
 cap, gamma, colour order) and produces the chain's bytes; the serial scanner sends those bytes
-as they are, `Ws281xStrip` hands them to rpi_ws281x.
+as they are, `Ws281xStrip` hands them to rpi_ws281x, `PioStrip` writes them to /dev/leds0.
+The profile's ``[leds] driver`` chooses: "serial", "ws281x", "pio" or "none".
 
 >>> from hw.profile import load_profile
 >>> from firmware_py.interfaces import LedFrame
@@ -188,6 +189,83 @@ def _defuse(strip) -> None:
 
 
 _DEFUSED: list = []
+
+
+class PioStrip:
+    """An LedSink for the Raspberry Pi 5: the kernel's ws2812-pio driver (RP1's PIO).
+
+    ``dtoverlay=ws2812-pio,gpio=18,num_leds=50`` in /boot/firmware/config.txt makes the
+    character device /dev/leds0. A write of 4 bytes per LED (R, G, B, W; W is unused on an RGB
+    strip) sets the whole chain; a single-byte write sets the driver's brightness, and 0 means
+    "pass-through": no brightness or gamma of its own, since `ChainEncoder` applied both. So the
+    profile's ``order`` is "RGB" here: the driver sends the strip's GRB itself.
+
+    >>> strip = PioStrip.from_profile(load_profile("direct-pi5"))   # doctest: +SKIP
+    >>> strip.show(frame)                                            # doctest: +SKIP
+    """
+
+    PASS_THROUGH = b"\x00"
+
+    def __init__(self, encoder: ChainEncoder, device: str = "/dev/leds0", gpio: int = 18):
+        import os
+
+        self.encoder = encoder
+        self.device = device
+        try:
+            self._fd = os.open(device, os.O_WRONLY)
+        except FileNotFoundError:
+            raise HardwareUnavailable(
+                f"no {device}: the Pi 5's ws2812-pio overlay is not loaded. Add "
+                f"`dtoverlay=ws2812-pio,gpio={gpio},num_leds={encoder.count}` to "
+                "/boot/firmware/config.txt and reboot (`sudo dvonn-board setup-pi --profile "
+                "direct-pi5` does it); on a Pi 1-4 use [leds] driver = \"ws281x\"") from None
+        except PermissionError:
+            raise HardwareUnavailable(
+                f"no permission to write {device}: it is root's until the udev rule "
+                "KERNEL==\"leds[0-9]*\", GROUP=\"gpio\", MODE=\"0660\" is installed "
+                "(`sudo dvonn-board setup-pi` writes it) and this user is in the gpio group") from None
+        except OSError as exc:
+            raise HardwareUnavailable(f"cannot open {device}: {exc.strerror or exc}") from None
+        self._write(self.PASS_THROUGH)
+        self._last: bytes | None = None
+
+    @classmethod
+    def from_profile(cls, profile) -> PioStrip:
+        return cls(ChainEncoder.from_profile(profile), profile.leds.device, profile.leds.gpio)
+
+    @staticmethod
+    def rgbw(chain: bytes) -> bytes:
+        """3 bytes per LED -> the device's 4 (a zero white byte after each LED)."""
+        out = bytearray(len(chain) // 3 * 4)
+        out[0::4], out[1::4], out[2::4] = chain[0::3], chain[1::3], chain[2::3]
+        return bytes(out)
+
+    def _write(self, data: bytes) -> None:
+        import os
+
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+
+    def show(self, frame: LedFrame) -> None:
+        if self._fd is None:
+            return
+        data = self.rgbw(self.encoder.encode(frame))
+        if data != self._last:  # the driver keeps showing the last chain it was given
+            self._write(data)
+            self._last = data
+
+    def close(self) -> None:
+        import os
+
+        if self._fd is None:
+            return
+        try:
+            self._last = None
+            self.show(BLANK)
+        finally:
+            os.close(self._fd)
+            self._fd = None
 
 
 class NoLeds:

@@ -2,10 +2,11 @@
 
 A profile names, for each of the 49 spaces, the sensor channel (multiplexer + input) and the LED
 index, and describes the scanner (serial microcontroller or the Pi's own SPI ADC), the ADC, the
-multiplexer select pins, the sensors, the LED strip, the buttons and the piece magnets. Two
-profiles ship with the package: ``default`` (an RP2040 scanner on USB serial, which also drives
-the LEDs: the reference wiring in ``hw/README.md``) and ``direct`` (the Pi reads an MCP3208 and
-drives the strip itself).
+multiplexer select pins, the sensors, the LED strip, the buttons, the piece magnets and the
+board's mechanical geometry (``[geometry]``: `hw.geometry`). Three profiles ship with the
+package: ``default`` (an RP2040 scanner on USB serial, which also drives the LEDs: the
+reference wiring in ``hw/README.md``), ``direct`` (the Pi reads an MCP3208 and drives the strip
+itself with rpi_ws281x) and ``direct-pi5`` (the same on a Pi 5, LEDs through ws2812-pio).
 
 >>> profile = load_profile()                 # the packaged default
 >>> profile.adc.max, profile.scanner.kind
@@ -29,9 +30,11 @@ from typing import Any
 from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 
+from .geometry import Geometry
+
 ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
 SCANNER_KINDS = ("serial", "direct")
-LED_DRIVERS = ("serial", "ws281x", "none")
+LED_DRIVERS = ("serial", "ws281x", "pio", "none")
 LED_TYPES = ("WS2812", "WS2812B", "WS2811", "SK6812", "SK6812MINI")  # 3 bytes per LED
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PIECE_KINDS = ("white", "black", "dvonn")
@@ -97,6 +100,7 @@ class LedConfig:
     channel: int = 0
     invert: bool = False
     status: tuple[int, ...] = ()  # LED index of each status LED, in LedFrame.status order
+    device: str = "/dev/leds0"  # driver "pio": the Pi 5 kernel's ws2812-pio device
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,7 @@ class Profile:
     magnets: dict[str, Magnet]
     spaces: tuple[SpaceWiring, ...]
     source: str = "<string>"
+    geometry: Geometry = field(default_factory=Geometry)
 
     @property
     def channels(self) -> tuple[int, ...]:
@@ -178,7 +183,11 @@ class _Table:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
             if float in kinds and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
+                try:
+                    value = float(value)
+                except OverflowError:  # an integer of hundreds of digits
+                    raise ProfileError(key, f"expected {what or _kind_name(kinds)}, got an "
+                                            "integer too large for any setting") from None
             else:
                 raise ProfileError(key, f"expected {what or _kind_name(kinds)}, got {value!r}")
         if check is not None and not check(value):
@@ -226,6 +235,8 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(source, f"not valid TOML: {exc}") from None
+    except RecursionError:  # '[[[[...' hundreds deep: no profile is nested like that
+        raise ProfileError(source, "not a profile: nested too deeply") from None
     top = _Table(data, "")
     name = top.get("name", str, Path(source).stem)
     top.get("description", str, "")
@@ -234,11 +245,16 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     scanner = ScannerConfig(
         kind=t.get("kind", str, "serial", lambda v: v in SCANNER_KINDS, "one of " + ", ".join(SCANNER_KINDS)),
         port=t.get("port", str, ScannerConfig.port),
-        baud=t.get("baud", int, ScannerConfig.baud, lambda v: v > 0, "a positive baud rate"),
+        baud=t.get("baud", int, ScannerConfig.baud, lambda v: 300 <= v <= 4_000_000,
+                   "a baud rate 300..4000000"),
         rate_hz=t.get("rate_hz", int, 100, lambda v: 1 <= v <= 2000, "frames per second 1..2000"),
-        hello_timeout=t.get("hello_timeout", float, 2.0, lambda v: v >= 0, "seconds >= 0"),
-        reopen_max_s=t.get("reopen_max_s", float, 5.0, lambda v: v > 0, "seconds > 0"),
-        silent_s=t.get("silent_s", float, 2.0, lambda v: v >= 0, "seconds >= 0 (0: never)"),
+        hello_timeout=t.get("hello_timeout", float, 2.0, lambda v: 0 <= v <= 60,
+                            "seconds 0..60"),
+        reopen_max_s=t.get("reopen_max_s", float, 5.0, lambda v: 0.1 <= v <= 60,
+                           "seconds 0.1..60"),
+        # Much longer than a frame (and than a busy Pi's pause): else no ply is ever seen.
+        silent_s=t.get("silent_s", float, 2.0, lambda v: v == 0 or 0.5 <= v <= 60,
+                       "seconds 0.5..60, or 0 for never"),
     )
     t.done()
 
@@ -254,7 +270,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         type=adc_type,
         spi_port=t.get("spi_port", int, 0, lambda v: v in (0, 1), "SPI port 0 or 1"),
         spi_device=t.get("spi_device", int, 0, lambda v: v in (0, 1, 2), "chip select 0..2"),
-        vref=t.get("vref", float, 3.3, lambda v: 0 < v <= 5.5, "volts 0..5.5"),
+        vref=t.get("vref", float, 3.3, lambda v: 1.0 <= v <= 5.5, "volts 1..5.5"),
         mux_channels=_int_list(t, "mux_channels", [0, 1, 2, 3], None,
                                lambda v: 0 <= v < adc_inputs, f"an ADC channel 0..{adc_inputs - 1}"),
     )
@@ -278,8 +294,8 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     t = top.table("sensor") or _Table({}, "sensor")
     sensor = SensorConfig(
         type=t.get("type", str, "DRV5055A3"),
-        mv_per_mt=t.get("mv_per_mt", float, 16.5, lambda v: v > 0, "mV per mT > 0"),
-        supply_v=t.get("supply_v", float, 3.3, lambda v: 0 < v <= 5.5, "volts 0..5.5"),
+        mv_per_mt=t.get("mv_per_mt", float, 16.5, lambda v: 1 <= v <= 200, "mV per mT 1..200"),
+        supply_v=t.get("supply_v", float, 3.3, lambda v: 1.6 <= v <= 5.5, "volts 1.6..5.5"),
         oversample=t.get("oversample", int, 8, lambda v: 1 <= v <= 64, "samples 1..64"),
     )
     t.done()
@@ -305,6 +321,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         channel=t.get("channel", int, 0, lambda v: v in (0, 1), "PWM channel 0 or 1"),
         invert=t.get("invert", bool, False),
         status=_int_list(t, "status", [], None, lambda v: 0 <= v < count, f"an LED index 0..{count - 1}"),
+        device=t.get("device", str, LedConfig.device),
     )
     t.done()
 
@@ -329,20 +346,37 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
                 raise ProfileError(t.path(kind), "missing table (every piece kind needs its magnet)")
             magnets[kind] = Magnet(
                 polarity=m.get("polarity", str, check=lambda v: v in ("north", "south"), what="'north' or 'south'"),
-                diameter_mm=m.get("diameter_mm", float, check=lambda v: v > 0, what="mm > 0"),
-                height_mm=m.get("height_mm", float, check=lambda v: v > 0, what="mm > 0"),
+                diameter_mm=m.get("diameter_mm", float, check=lambda v: 0.5 <= v <= 50,
+                                  what="mm 0.5..50"),
+                height_mm=m.get("height_mm", float, check=lambda v: 0.2 <= v <= 50,
+                                what="mm 0.2..50"),
                 grade=m.get("grade", str, "N52"),
                 strength_spread=m.get("strength_spread", float, 0.05, lambda v: 0 <= v < 1, "a fraction 0..1"),
             )
             m.done()
         t.done()
 
+    geometry = _geometry(top.table("geometry") or _Table({}, "geometry"))
     spaces = _spaces(top.table("spaces", required=True), mux, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
-                      buttons=buttons, magnets=magnets, spaces=spaces, source=source)
+                      buttons=buttons, magnets=magnets, spaces=spaces, source=source,
+                      geometry=geometry)
     _check_pins(profile)
     return profile
+
+
+def _geometry(t: _Table) -> Geometry:
+    """The [geometry] table: every key a length in mm > 0, defaulting to the reference board."""
+    defaults = Geometry()
+    values = {name: t.get(name, float, getattr(defaults, name), lambda v: 0 < v <= 1000,
+                          "a length in mm, 0..1000")
+              for name in defaults.__dataclass_fields__}
+    t.done()
+    geometry = Geometry(**values)
+    for key, problem in geometry.problems():
+        raise ProfileError(t.path(key), problem)
+    return geometry
 
 
 def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
@@ -384,7 +418,7 @@ def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ..
 
 def _check_pins(p: Profile) -> None:
     """The Pi's GPIOs used twice (only those the Pi itself drives)."""
-    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver != "ws281x":
+    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver not in ("ws281x", "pio"):
         return
     owner: dict[int, str] = {}
     uses: list[tuple[str, int]] = []
@@ -392,7 +426,7 @@ def _check_pins(p: Profile) -> None:
         uses += [(f"mux.select[{i}]", pin) for i, pin in enumerate(p.mux.select)]
         spi = {0: (8, 9, 10, 11), 1: (16, 19, 20, 21)}[p.adc.spi_port]
         uses += [(f"adc.spi_port ({p.adc.type} on SPI{p.adc.spi_port})", pin) for pin in spi]
-    if p.leds.driver == "ws281x":
+    if p.leds.driver in ("ws281x", "pio"):
         uses.append(("leds.gpio", p.leds.gpio))
     if p.buttons is not None:
         uses += [(f"buttons.{event}", pin) for event, pin in p.buttons.pins.items()]
@@ -418,7 +452,13 @@ def load_profile(path: str | Path | None = None) -> Profile:
         resource = resources.files("hw") / "profiles" / f"{path}.toml"
         return parse_profile(resource.read_text(encoding="utf-8"), f"{path}.toml")
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise ProfileError(str(path), f"cannot read the profile: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ProfileError(str(path), f"line {line}: not UTF-8 text (byte {exc.start}: "
+                                      f"0x{data[exc.start]:02x}); a profile is UTF-8 TOML") from None
     return parse_profile(text, str(path))

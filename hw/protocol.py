@@ -5,7 +5,7 @@ on MicroPython (the RP2040 firmware in ``hw/firmware``: copy this file onto the 
 ``main.py``). So it uses only what both have: no dataclasses, typing, f-string tricks or
 ``__future__``; only ``struct`` with ``<``, ``B``, ``H``, ``I``.
 
-Wire format (protocol version 1)
+Wire format (protocol version 2)
 --------------------------------
 Each message is one *packet*, COBS-encoded and ended by a single zero byte (the delimiter)::
 
@@ -19,7 +19,10 @@ back in step at the next zero. ``seq`` counts the sender's packets (each directi
 counter, wrapping at 2**16); a jump means packets were lost. A receiver drops, and counts, a
 packet that is broken (bad COBS or too short: *truncated*), fails its CRC (*bad_crc*), carries
 another protocol version (*bad_version*) or runs past ``MAX_PACKET`` bytes without a delimiter
-(*too_long*); every byte not delivered in a good frame counts as a *garbage byte*.
+(*too_long*); every byte not delivered in a good frame counts as a *garbage byte*. A good
+packet whose ``seq`` repeats or precedes the last one is *stale* (``SeqTracker``): dropped
+and counted, never taken for new data nor for a jump of lost packets. A HELLO restarts the
+count (the sender has restarted).
 
 Message types (body layouts)
 ----------------------------
@@ -27,9 +30,11 @@ Message types (body layouts)
 code  name            dir   body
 ====  ==============  ====  ===============================================================
 0x01  HELLO           both  version:u8 role:u8 (0 host, 1 scanner) adc_bits:u8 channels:u8
-                            leds:u16 rate_hz:u16 name:utf-8 (rest). The host sends one on
-                            opening the port; the scanner answers with its own (and sends one
-                            when it starts).
+                            leds:u16 rate_hz:u16 firmware:u16 name:utf-8 (rest). The host
+                            sends one on opening the port; the scanner answers with its own
+                            (and sends one when it starts). ``firmware`` is the scanner's
+                            FIRMWARE_VERSION (hw/firmware/scanner.py); the host refuses
+                            frames from any other (0 from the host).
 0x02  PING            down  token:u32
 0x03  PONG            up    token:u32 then the scanner's receive counters as u16s:
                             frames bad_crc truncated gaps (saturating at 65535)
@@ -55,7 +60,7 @@ Example::
 
 import struct
 
-VERSION = 1
+VERSION = 2  # 2: HELLO carries the firmware version
 DELIMITER = 0
 
 HELLO = 0x01
@@ -228,6 +233,7 @@ class Decoder:
         self.bad_crc = 0
         self.bad_version = 0
         self.too_long = 0
+        self.other_version = None  # the version byte of the last packet dropped for it
 
     def resync(self):
         """Forget a partly received packet (after reopening the port), counting it as garbage."""
@@ -287,6 +293,7 @@ class Decoder:
         version, kind, seq = struct.unpack("<BBH", frame[:HEADER])
         if version != VERSION:
             self.bad_version += 1
+            self.other_version = version
             self.garbage_bytes += len(packet)
             return None
         self.frames += 1
@@ -294,31 +301,47 @@ class Decoder:
 
 
 class SeqTracker:
-    """Counts gaps in a stream of received sequence numbers (u16, wrapping).
+    """Counts gaps in a stream of received sequence numbers (u16, wrapping), and tells stale
+    packets (a repeat, or one older than the last: a duplicate sent again, a reordering) apart.
 
-    >>> t = SeqTracker(); [t.check(s) for s in (5, 6, 9, 10)], t.gaps, t.lost
-    ([0, 0, 2, 0], 1, 2)
+    `check(seq)` returns how many packets went missing just before `seq` (0 or more), or
+    STALE for a stale one: the caller drops it, and it moves nothing (the packet after it is
+    not counted as lost). After `RESYNC_AFTER` stale numbers in a row the sender is taken to
+    have restarted its count (a restart whose HELLO was lost) and the numbering starts again.
+
+    >>> t = SeqTracker(); [t.check(s) for s in (5, 6, 9, 10, 7, 10, 11)], t.gaps, t.lost, t.stale
+    ([0, 0, 2, 0, -1, -1, 0], 1, 2, 2)
     """
+
+    STALE = -1
+    RESYNC_AFTER = 4
 
     def __init__(self):
         self.reset()
         self.gaps = 0
         self.lost = 0
+        self.stale = 0
 
     def reset(self):
         """Forget the last number (a new connection starts a new count)."""
         self.last = None
+        self._stale_run = 0
 
     def check(self, seq):
-        """Record `seq`; returns how many packets went missing just before it."""
+        """Record `seq`; how many packets went missing just before it, or STALE."""
         missing = 0
         if self.last is not None:
             missing = (seq - self.last - 1) & 0xFFFF
-            if missing >= 0x8000:  # a repeat or a reordering, not 60000 lost packets
-                missing = 0
+            if missing >= 0x8000:  # a repeat or an older packet, not 60000 lost ones
+                self.stale += 1
+                self._stale_run += 1
+                if self._stale_run < self.RESYNC_AFTER:
+                    return self.STALE
+                missing = 0  # the sender counts from somewhere else now: follow it
             if missing:
                 self.gaps += 1
                 self.lost += missing
+        self._stale_run = 0
         self.last = seq
         return missing
 
@@ -326,18 +349,19 @@ class SeqTracker:
 # ---------------------------------------------------------------------------- bodies
 
 
-def hello_body(role, adc_bits=0, channels=0, leds=0, rate_hz=0, name=""):
-    return struct.pack("<BBBBHH", VERSION, role, adc_bits, channels, leds, rate_hz) + \
+def hello_body(role, adc_bits=0, channels=0, leds=0, rate_hz=0, name="", firmware=0):
+    return struct.pack("<BBBBHHH", VERSION, role, adc_bits, channels, leds, rate_hz, firmware) + \
         name.encode("utf-8")[:32]
 
 
 def parse_hello(body):
-    """A dict: version, role, adc_bits, channels, leds, rate_hz, name."""
-    if len(body) < 8:
-        raise ValueError("HELLO body of %d bytes, need at least 8" % len(body))
-    version, role, adc_bits, channels, leds, rate_hz = struct.unpack("<BBBBHH", body[:8])
+    """A dict: version, role, adc_bits, channels, leds, rate_hz, firmware, name."""
+    if len(body) < 10:
+        raise ValueError("HELLO body of %d bytes, need at least 10" % len(body))
+    version, role, adc_bits, channels, leds, rate_hz, firmware = struct.unpack("<BBBBHHH", body[:10])
     return {"version": version, "role": role, "adc_bits": adc_bits, "channels": channels,
-            "leds": leds, "rate_hz": rate_hz, "name": bytes(body[8:]).decode("utf-8")}
+            "leds": leds, "rate_hz": rate_hz, "firmware": firmware,
+            "name": bytes(body[10:]).decode("utf-8")}
 
 
 def ping_body(token):

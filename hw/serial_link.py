@@ -24,11 +24,12 @@ from dataclasses import asdict, dataclass, field
 import serial
 from serial.tools import list_ports as _list_ports
 
-from firmware_py.errors import LinkLost
+from firmware_py.errors import FirmwareMismatch, LinkLost
 from firmware_py.interfaces import LedFrame, SensorFrame
 from firmware_py.spaces import N_SPACES
 
 from . import protocol
+from .firmware.scanner import FIRMWARE_VERSION
 from .leds import ChainEncoder
 
 RP2040_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
@@ -39,6 +40,8 @@ MAX_PENDING = 256  # frames received but not yet read; beyond this the oldest ar
 # Ctrl-C, Ctrl-C, Ctrl-D: a MicroPython scanner whose main.py stopped sits at its REPL, where
 # this soft-resets it and so restarts main.py. A running firmware ignores it as garbage.
 REPL_RESTART = b"\x03\x03\x04"  # longest single blocking read: read_frame's timeout may overshoot by this
+COPY_FIRMWARE = ("copy this installation's firmware onto it with `dvonn-board firmware install` "
+                 "(hw/README.md, \"Flash the Pico\")")
 
 
 @dataclass
@@ -54,7 +57,8 @@ class LinkStats:
     too_long: int = 0
     gaps: int = 0  # jumps in the scanner's sequence numbers
     lost: int = 0  # packets missing in those jumps
-    bad_frames: int = 0  # sensor frames with a wrong body or too few channels
+    stale: int = 0  # packets repeated or older than the last one: dropped
+    bad_frames: int = 0  # sensor, HELLO or PONG packets with a wrong body
     unknown: int = 0  # packets of a type we do not use
     scanner_errors: int = 0  # ERROR packets from the scanner
     led_frames: int = 0  # LED frames sent
@@ -65,6 +69,8 @@ class LinkStats:
     dropped: int = 0  # frames dropped because nobody read them
     last_error: str = ""
     scanner: dict = field(default_factory=dict)  # the scanner's HELLO (name, adc_bits, ...)
+    mismatch: str = ""  # why the scanner's frames are refused (another firmware version)
+    refused: int = 0  # sensor frames refused for that
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -251,6 +257,8 @@ class SerialScanner:
         deadline = None if timeout is None else self._clock() + timeout
         while True:
             self._ensure_open(deadline)
+            if self.stats.mismatch:
+                self._refuse()
             if self._pending:
                 return self._pending.popleft()
             now = self._clock()
@@ -267,6 +275,15 @@ class SerialScanner:
             data = self._read()
             if data:
                 self.feed(data)
+
+    def _refuse(self) -> None:
+        """Raise FirmwareMismatch, after reading what came in: a corrected scanner's HELLO
+        (after copying the firmware it restarts and says hello) lifts the refusal."""
+        self.feed(self._read())
+        if self.stats.mismatch:
+            self._pending.clear()
+            self._last_packet_at = self._clock()  # a refused scanner is not a silent one
+            raise FirmwareMismatch(self.stats.mismatch)
 
     def _read(self, block: bool = True) -> bytes:
         """What has arrived; if nothing has and `block`, up to one byte within READ_QUANTUM."""
@@ -287,14 +304,18 @@ class SerialScanner:
             self._last_packet_at = self._clock()
         for message in messages:
             self.stats.packets += 1
-            missing = self._tracker.check(message.seq)
             kind = message.kind
+            if kind == protocol.HELLO:
+                self._tracker.reset()  # a (re)started scanner numbers from 0 again
+            missing = self._tracker.check(message.seq)
+            if missing == protocol.SeqTracker.STALE:
+                continue  # a repeat or an old packet: never new data
             if kind == protocol.SENSOR_FRAME:
                 self._sensor(message, missing)
             elif kind == protocol.HELLO:
                 self._hello(message)
             elif kind == protocol.PONG:
-                self._replies.append(message)
+                self._pong(message)
             elif kind == protocol.ERROR:
                 self.stats.scanner_errors += 1
                 try:
@@ -305,11 +326,17 @@ class SerialScanner:
             else:
                 self.stats.unknown += 1
         d, s = self._decoder, self.stats
+        if d.bad_version > s.bad_version and not messages and not s.scanner:
+            s.mismatch = (f"the scanner speaks protocol version {d.other_version}, this "
+                          f"dvonn-board version {protocol.VERSION}: {COPY_FIRMWARE}")
         s.garbage_bytes, s.truncated, s.bad_crc = d.garbage_bytes, d.truncated, d.bad_crc
         s.bad_version, s.too_long = d.bad_version, d.too_long
-        s.gaps, s.lost = self._tracker.gaps, self._tracker.lost
+        s.gaps, s.lost, s.stale = self._tracker.gaps, self._tracker.lost, self._tracker.stale
 
     def _sensor(self, message: protocol.Message, missing: int) -> None:
+        if self.stats.mismatch:
+            self.stats.refused += 1
+            return
         try:
             time_us, readings = protocol.parse_sensor(message.body)
             raw = tuple([readings[c] for c in self.channels])
@@ -336,6 +363,14 @@ class SerialScanner:
         self._last_time = t
         return t
 
+    def _pong(self, message: protocol.Message) -> None:
+        try:
+            protocol.parse_pong(message.body)
+        except ValueError:  # e.g. an odd length: a broken scanner, not an answer
+            self.stats.bad_frames += 1
+            return
+        self._replies.append(message)
+
     def _hello(self, message: protocol.Message) -> None:
         try:
             info = protocol.parse_hello(message.body)
@@ -343,6 +378,12 @@ class SerialScanner:
             self.stats.bad_frames += 1
             return
         self.stats.scanner = info
+        if info["role"] == protocol.ROLE_SCANNER:
+            self.stats.mismatch = "" if info["firmware"] == FIRMWARE_VERSION else (
+                f"the scanner runs firmware version {info['firmware']}, this dvonn-board needs "
+                f"version {FIRMWARE_VERSION}: {COPY_FIRMWARE}")
+            if self.stats.mismatch:
+                self.stats.last_error = self.stats.mismatch
         if info["adc_bits"] and (1 << info["adc_bits"]) - 1 != self.adc_max:
             self.stats.last_error = (f"the scanner has a {info['adc_bits']}-bit ADC but the "
                                      f"profile expects codes up to {self.adc_max}")
@@ -493,7 +534,9 @@ def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--p
         hello = scanner.hello()
         print("hello:", hello if hello is not None else "no answer")
         ping = scanner.ping(timeout=1.0)
-        if ping is not None:
+        if ping is None:
+            print("ping: no answer")
+        else:
             print(f"ping: {ping[0] * 1000:.1f} ms; scanner received "
                   f"frames/bad_crc/broken/gaps = {ping[1]}")
         start, frames, first = time.monotonic(), 0, None

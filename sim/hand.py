@@ -475,7 +475,7 @@ class Hand:
         dist = math.dist(p0, to)
         if dist < 0.5:
             return []
-        dt = max(0.15, dist / self._draw("carry_speed"))
+        dt = max(self.board.params.timing.shortest_carry, dist / self._draw("carry_speed"))
         return [Segment(start, start + dt, p0, to)]
 
     def _tallest_near(self, p0, p1) -> int:

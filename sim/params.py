@@ -71,6 +71,7 @@ class HandTiming:
     fast_answer: tuple[float, float] = (0.03, 0.12)  # reply before the last move settled
     hover: tuple[float, float] = (0.1, 0.8)       # held just above the landing before contact
     hover_mm: tuple[float, float] = (0.5, 3.0)    # ... this far above it
+    shortest_carry: float = 0.15                  # a carry takes at least this, however near
 
 
 @dataclass(frozen=True)

@@ -45,3 +45,21 @@ def test_bench_inference_json(capsys):
         # how long after the board settled the plies were recorded (simulated time)
         assert 0 <= figures["after_settle_ms_median"] <= figures["after_settle_ms_p95"]
         assert figures["stalled"] == 0
+
+
+def test_sim_autoplay_in_words_sums_up_every_game_and_says_what_the_counts_mean(tmp_path,
+                                                                               capsys):
+    import doctest
+
+    from firmware_py.commands import sim
+    assert doctest.testmod(sim).failed == 0
+    record = tmp_path / "opening.txt"
+    record.write_text("e3 f3 g3 a1\n")
+    assert main(["sim", "--autoplay", "--games", "2", "--script", str(record)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("game 1 seed 1: 4 plies") and out[1].startswith("game 2 seed 2")
+    assert out[2] == "all 2 games: 2 of 2 recorded exactly"
+    assert out[3].startswith("  8 plies: auto ") and "wrong 0" in out[3]
+    meanings = " ".join(out[4:])
+    assert "auto: plies recorded from the sensors alone" in meanings
+    assert "resyncs: times the board found the pieces not matching the game" in meanings

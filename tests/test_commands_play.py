@@ -126,3 +126,33 @@ def test_a_bad_calibration_file_is_named_and_the_board_closed(board, tmp_path, c
                  "--calibration", str(bad)]) == 1
     assert "cal.json" in capsys.readouterr().err
     assert board["leds"].closed and board["source"].closed
+
+
+def test_a_database_locked_too_long_ends_play_with_a_message_and_status_1(monkeypatch,
+                                                                          tmp_path, capsys):
+    from tests.test_store import Locker
+    monkeypatch.setattr(Store, "BUSY_S", 0.05)
+    db = tmp_path / "g.sqlite3"
+    lockers = []
+
+    class LockingSource(CtrlC):  # another program takes the file after the first ply
+        def read_frame(self, timeout=None):
+            if len(self.script) == 2 and not lockers:
+                lockers.append(Locker(db, 30))
+            return super().read_frame(timeout)
+
+    source, leds = LockingSource([set()] + placements(TOKENS[:3])), RecordingLeds()
+    monkeypatch.setattr(hw, "open_board", lambda profile, port=None: (source, leds, None),
+                        raising=False)
+    monkeypatch.setattr(play, "make_controller_factory", lambda **kw: OccupancyController)
+    try:
+        assert main(["play", "--db", str(db)]) == 1
+    finally:
+        for locker in lockers:
+            locker.__exit__()
+    err = capsys.readouterr().err
+    assert "locked by another process" in err and "Traceback" not in err
+    assert "start `dvonn-board play` again" in err
+    assert leds.closed and source.closed
+    with Store(db) as store:
+        assert [str(p) for p in store.plies(store.unfinished().id)] == TOKENS[:1]

@@ -139,3 +139,102 @@ def test_sim_takes_the_computer_options():
     args = build_parser().parse_args(["sim", "--terminal", "--ai", "white", "--level", "2"])
     [thinker] = thinkers_from(args)
     assert thinker.colour == 0 and thinker.level == 2
+
+
+def test_a_second_sim_on_a_busy_port_gives_one_message_and_no_traceback(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as busy:  # another program (a first `sim`) serves this port
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "firmware_py", "sim", "--web", str(port),
+                              "--db", str(tmp_path / "s.sqlite3")],
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"dvonn-board sim: cannot serve the page on 127.0.0.1:{port}")
+    assert "choose another with --web PORT" in out.stderr
+    assert "Task was destroyed" not in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_web_sim_with_its_database_locked_too_long_says_so_and_fails(tmp_path, monkeypatch,
+                                                                         capsys):
+    import argparse
+    from firmware_py.commands.play import make_controller_factory
+    from firmware_py.errors import StoreError
+    from firmware_py.store import Store
+    from firmware_py.web.simulator import SimulatorRun, run_web
+    from sim.compose import simulated_board
+    from tests.test_store import Locker
+    monkeypatch.setattr(Store, "BUSY_S", 0.05)
+    db = tmp_path / "sim.sqlite3"
+    Store(db).close()
+    # Locked in the middle of a game: the session's thread stops, and says why.
+    run = SimulatorRun(make_controller_factory(), db, simulated_board("default", seed=1),
+                       port=0).start()
+    try:
+        with Locker(db, 30):
+            run.session.new_game()  # a write: the old game is finished, a new one started
+            run._loop.join(10)
+        assert not run._loop.is_alive()
+        assert isinstance(run.failure, StoreError) and "locked by another process" in str(
+            run.failure)
+    finally:
+        run.stop()
+    # Locked from the start: one message and status 1.
+    args = argparse.Namespace(web="0", db=str(db), seed=1, speed=1.0, noise="default",
+                              token=None)
+    with Locker(db, 30):
+        assert run_web(args, make_controller_factory(), simulated_board) == 1
+    err = capsys.readouterr().err
+    assert "locked by another process" in err and "Traceback" not in err
+
+
+def test_people_mode_stops_with_status_1_when_the_database_stays_locked(tmp_path,
+                                                                       monkeypatch):
+    import io
+    import threading
+    from argparse import Namespace
+
+    from rich.console import Console
+    from sim.clock import SimClock
+
+    from firmware_py.controller import Controller
+    from firmware_py.store import Store
+    from tests.test_store import Locker
+    monkeypatch.setattr(Store, "BUSY_S", 0.05)
+    db = tmp_path / "sim.sqlite3"
+    Store(db).close()
+    said = threading.Event()
+
+    class Screen(io.StringIO):
+        def write(self, text):
+            if "locked" in text:  # (rich may wrap the line anywhere after it)
+                said.set()
+            return super().write(text)
+
+    lockers = []
+
+    def lines():  # the session runs; then another program takes the file
+        lockers.append(Locker(db, 30))
+        yield "new"  # a write: the game is finished and a new one started
+        assert said.wait(30.0), "the session never said the database was locked"
+        yield "show"
+
+    out = Screen()
+    args = Namespace(db=str(db), seed=2, speed=None, ai=[], level=3, noise="clean")
+    try:
+        status = _sim_live.run_people(args, lambda board: Controller(board=board),
+                                      lines=lines(), clock=SimClock(),
+                                      console=Console(file=out, width=100))
+    finally:
+        for locker in lockers:
+            locker.__exit__()
+    text = out.getvalue()
+    assert status == 1 and "new game 1" in text  # it had started
+    assert "dvonn-board sim:" in text and "Traceback" not in text
+    with Locker(db, 30):  # locked from the start: said at once
+        status = _sim_live.run_people(args, None, lines=[], console=Console(file=out))
+    assert status == 1

@@ -90,7 +90,8 @@ def test_sensors_view_stops_by_itself_and_flags_faults(capsys):
                    "dead:e3", "--fault", "noisy:d4"])
     out = capsys.readouterr().out
     assert status == 0
-    assert "offset from baseline (codes)" in out and "200 frames" in out
+    assert "offset from baseline (mT, nominal)" in out and "200 frames" in out
+    assert "noise (mT RMS, nominal)" in out and "-0.0" not in out
     assert "100.0 frames/s" in out and "0 CRC errors" in out
     assert "flagged: e3 dead, d4 noisy" in out
 
@@ -102,7 +103,7 @@ def test_sensors_view_in_millitesla_with_a_calibration(capsys, tmp_path):
     capsys.readouterr()
     assert main(["diag", "sensors", "--backend", "sim", "--seconds", "1",
                  "--calibration", str(cal)]) == 0
-    assert "offset from baseline (mT)" in capsys.readouterr().out
+    assert "offset from baseline (mT, calibrated)" in capsys.readouterr().out
     assert main(["diag", "sensors", "--backend", "sim", "--calibration",
                  str(tmp_path / "none.json")]) == 2
 
@@ -165,7 +166,8 @@ def test_sensors_view_shows_pieces_set_down_on_the_simulator(capsys):
                    "--place", "f3=b"])
     out = capsys.readouterr().out
     assert status == 0
-    row3 = next(line for line in out.splitlines() if "+9" in line or "-9" in line)
-    values = [int(v) for v in row3.strip("│ ").split()]
-    assert values[4] > 800 and values[5] < -800  # e3 up (north), f3 down (south): ~45 mT
+    row3 = next(line for line in out.splitlines() if "+4" in line and "-4" in line)
+    values = [float(v) for v in row3.strip("│ ").split()]
+    assert values[4] > 40 and values[5] < -40  # e3 up (north), f3 down (south): ~45 mT
+    assert "-0.0" not in out  # a quiet sensor reads 0.0 (+0.0), never a negative zero
     assert main(["diag", "sensors", "--place", "e3=W"]) == 2

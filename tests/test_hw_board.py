@@ -86,3 +86,44 @@ def test_buttons_unavailable_is_a_warning(pty_port, monkeypatch):
 
 def test_list_ports_is_exposed():
     assert isinstance(hw.list_ports(), list)
+
+
+@pytest.fixture
+def no_gpio(monkeypatch):
+    """This machine as a laptop: gpiozero finds no pin library."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    with pytest.raises(Exception):
+        Device.ensure_pin_factory()
+    monkeypatch.setattr(Device, "pin_factory", None)
+
+
+@pytest.mark.filterwarnings("ignore:Falling back")  # gpiozero trying each pin library
+def test_no_gpio_is_said_in_words_and_known_to_the_board(no_gpio, tmp_path):
+    board = hw.open_board(None, port=str(tmp_path / "nothing"))  # the real default pin factory
+    try:
+        assert board.buttons is None and board.gpio is False
+        [warning] = board.warnings
+        assert "no GPIO on this machine" in warning and "pin factory" not in warning
+    finally:
+        board.close()
+
+
+def test_a_board_with_gpio_says_so(tmp_path, factory):
+    board = hw.open_board(None, port=str(tmp_path / "nothing"), pin_factory=factory)
+    try:
+        assert board.gpio is True and board.buttons is not None and board.warnings == ()
+    finally:
+        board.close()
+
+
+@pytest.mark.filterwarnings("ignore:Falling back")
+def test_play_with_no_scanner_and_no_gpio_says_what_is_missing(no_gpio, tmp_path, capsys):
+    from firmware_py.cli import main
+    status = main(["play", "--port", str(tmp_path / "nothing"),
+                   "--db", str(tmp_path / "g.sqlite3")])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"no scanner on {tmp_path / 'nothing'} and no GPIO" in err
+    assert "dvonn-board diag ports" in err and "dvonn-board sim" in err
+    assert "pin factory" not in err and "Traceback" not in err

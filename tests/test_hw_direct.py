@@ -5,6 +5,8 @@ gpiozero ships no MCP3xxx mock, only the bit-level MockSPIDevice; the fake below
 read with a null bit and the code (bits + 2 bits in all), as the real chips do.
 """
 
+import importlib.util
+
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
@@ -181,3 +183,26 @@ def test_pin_in_use_is_hardware_unavailable(factory):
 def test_benchmark_reports_figures():
     r = benchmark(frames=5, oversample=2)
     assert r["reads_per_frame"] == 98 and r["scan_us"] > 0 and r["loop_us"] > 0
+
+
+def test_spi_problem_names_what_is_missing(tmp_path, monkeypatch):
+    """gpiozero needs SPI enabled (the /dev node) AND the spidev module; say which is missing."""
+    from hw.direct_scanner import spi_problem
+
+    if importlib.util.find_spec("spidev") is not None:
+        pytest.skip("spidev is installed here")
+    both = spi_problem(0, 0, dev_dir=tmp_path)
+    assert "SPI is not enabled" in both and "spidev0.0 is missing" in both
+    assert "python3-spidev" in both and "--system-site-packages" in both
+    (tmp_path / "spidev0.0").touch()
+    only_module = spi_problem(0, 0, dev_dir=tmp_path)
+    assert "not enabled" not in only_module and "python3-spidev" in only_module
+    modules = tmp_path / "site"
+    modules.mkdir()
+    (modules / "spidev.py").write_text("")  # an importable spidev: find_spec sees it
+    monkeypatch.syspath_prepend(str(modules))
+    assert spi_problem(0, 0, dev_dir=tmp_path) is None
+    (tmp_path / "spidev0.0").unlink()
+    only_node = spi_problem(0, 0, dev_dir=tmp_path)
+    assert "not enabled" in only_node and "spidev is missing" not in only_node
+    assert spi_problem(0, 1, dev_dir=tmp_path).count("spidev0.1") == 1

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from hw import protocol as p
+from hw.firmware.scanner import FIRMWARE_VERSION
 
 HW = Path(__file__).parent.parent / "hw"
 HOST = HW / "firmware" / "micropython-host"
@@ -33,7 +34,7 @@ out = {"implementation": sys.implementation.name}
 enc = p.Encoder()
 wire = enc.packet(p.SENSOR_FRAME, p.sensor_body(4000000000, list(range(1000, 1049))))
 wire += enc.packet(p.LED_FRAME, bytes(range(150)))
-wire += enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "mpy"))
+wire += enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "mpy", 3))
 out["wire"] = list(wire)
 out["crc"] = p.crc16(b"123456789")
 dec = p.Decoder()
@@ -90,7 +91,7 @@ def test_same_bytes_in_micropython_and_cpython(tmp_path):
     enc = p.Encoder()
     wire = enc.packet(p.SENSOR_FRAME, p.sensor_body(4000000000, list(range(1000, 1049))))
     wire += enc.packet(p.LED_FRAME, bytes(range(150)))
-    wire += enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "mpy"))
+    wire += enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "mpy", 3))
     assert bytes(mp["wire"]) == wire
     assert mp["crc"] == 0x29B1
     assert [(k, s, bytes(b)) for k, s, b in mp["decoded"]] == \
@@ -101,6 +102,8 @@ def test_same_bytes_in_micropython_and_cpython(tmp_path):
     sent = p.Decoder().feed(bytes(mp["firmware_sent"]))
     kinds = [m.kind for m in sent]
     assert kinds.count(p.HELLO) == 1 and kinds.count(p.PONG) == 1
+    hello = p.parse_hello(next(m for m in sent if m.kind == p.HELLO).body)
+    assert (hello["version"], hello["firmware"]) == (p.VERSION, FIRMWARE_VERSION)  # what the Pi checks
     frames = [p.parse_sensor(m.body) for m in sent if m.kind == p.SENSOR_FRAME]
     assert len(frames) == 2  # 20 ms at 100 frames per second
     assert frames[0][1] == tuple(100 + ch for ch in range(49))

@@ -94,3 +94,44 @@ def test_direct_profile_pin_clash():
 def test_missing_file_names_it(tmp_path):
     with pytest.raises(ProfileError, match="nowhere.toml: cannot read"):
         load_profile(tmp_path / "nowhere.toml")
+
+
+@pytest.mark.parametrize("old, new, key, problem", [
+    ("baud = 921600", "baud = 4000000000", "scanner.baud", "a baud rate 300..4000000"),
+    ("silent_s = 2.0", "silent_s = 0.001", "scanner.silent_s", "seconds 0.5..60, or 0 for never"),
+    ("silent_s = 2.0", "silent_s = inf", "scanner.silent_s", "seconds 0.5..60"),
+    ("hello_timeout = 2.0", "hello_timeout = 1e308", "scanner.hello_timeout", "seconds 0..60"),
+    ("reopen_max_s = 5.0", "reopen_max_s = nan", "scanner.reopen_max_s", "seconds 0.1..60"),
+    ("type = \"RP2040\"", "type = \"RP2040\"\nvref = 1e-308", "adc.vref", "volts 1..5.5"),
+    ("mv_per_mt = 16.5", "mv_per_mt = 1e-308", "sensor.mv_per_mt", "mV per mT 1..200"),
+    ("diameter_mm = 6", "diameter_mm = inf", "magnets.white.diameter_mm", "mm 0.5..50"),
+    ("diameter_mm = 6", "diameter_mm = 1e308", "magnets.white.diameter_mm", "mm 0.5..50"),
+    ("height_mm = 2", "height_mm = 1e-308", "magnets.white.height_mm", "mm 0.2..50"),
+    ("height_mm = 2", "height_mm = " + "9" * 400, "magnets.white.height_mm", "too large"),
+])
+def test_every_number_has_a_sane_range_named_in_the_error(old, new, key, problem):
+    with pytest.raises(ProfileError) as info:
+        parse_profile(edited(old, new), "test.toml")
+    assert (info.value.key, problem in info.value.problem) == (key, True), str(info.value)
+
+
+def test_hostile_files_are_profile_errors(tmp_path):
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 1000 + "]" * 1000 + "\n")
+    with pytest.raises(ProfileError, match="deep.toml: not a profile: nested too deeply"):
+        load_profile(deep)
+    latin = tmp_path / "latin1.toml"
+    latin.write_bytes(DEFAULT.replace('name = "default"', 'name = "caf\xe9"').encode("latin-1"))
+    with pytest.raises(ProfileError, match=r"latin1.toml: line \d+: not UTF-8 text .*0xe9"):
+        load_profile(latin)
+
+
+def test_play_and_selftest_name_a_hostile_profile_without_a_traceback(tmp_path, capsys):
+    from firmware_py.cli import main
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 1000 + "]" * 1000 + "\n")
+    for argv in (["play", "--profile", str(deep), "--db", str(tmp_path / "g.sqlite3")],
+                 ["diag", "selftest", "--profile", str(deep)]):
+        assert main(argv) in (1, 2)
+        err = capsys.readouterr().err
+        assert "nested too deeply" in err and "Traceback" not in err

@@ -43,9 +43,9 @@ def test_packet_round_trip(kind, seq, body):
 def test_body_round_trips():
     readings = tuple(range(0, 4096, 84))[:49]
     assert p.parse_sensor(p.sensor_body(2**32 + 5, readings)) == (5, readings)
-    hello = p.parse_hello(p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "dvonn-rp2040"))
+    hello = p.parse_hello(p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "dvonn-rp2040", 7))
     assert hello == {"version": p.VERSION, "role": 1, "adc_bits": 12, "channels": 49,
-                     "leds": 50, "rate_hz": 100, "name": "dvonn-rp2040"}
+                     "leds": 50, "rate_hz": 100, "firmware": 7, "name": "dvonn-rp2040"}
     assert p.parse_ping(p.ping_body(0xDEADBEEF)) == 0xDEADBEEF
     assert p.parse_pong(p.pong_body(9, (1, 2, 70000))) == (9, [1, 2, 0xFFFF])
     assert p.parse_rate(p.rate_body(250)) == 250
@@ -88,16 +88,17 @@ def test_damage_is_dropped_and_counted():
     flipped = bytearray(good[1])
     flipped[3] ^= 0x40  # payload byte: CRC fails
     cut = good[2][:5] + b"\x00"  # a packet cut short
+    other = p.VERSION + 1
     wrong_version = p.cobs_encode(
-        bytes([2, p.PING, 3, 0]) + b"abcd"
-        + p.crc16(bytes([2, p.PING, 3, 0]) + b"abcd").to_bytes(2, "big")) + b"\x00"
+        bytes([other, p.PING, 3, 0]) + b"abcd"
+        + p.crc16(bytes([other, p.PING, 3, 0]) + b"abcd").to_bytes(2, "big")) + b"\x00"
     stream = (b"\x13\x37garbage\x00" + good[0] + bytes(flipped) + cut + wrong_version
               + b"\xff" * (p.MAX_PACKET + 10) + b"\x00" + good[4] + good[5])
     dec = p.Decoder()
     got = dec.feed(stream)
     assert [p.parse_ping(m.body) for m in got] == [0, 4, 5]
     assert dec.bad_crc == 1
-    assert dec.bad_version == 1
+    assert dec.bad_version == 1 and dec.other_version == other
     assert dec.too_long == 1
     assert dec.truncated >= 1
     # Every byte is either delivered or counted as garbage (delimiters aside).
@@ -118,7 +119,24 @@ def test_random_garbage_never_crashes(noise):
 
 def test_seq_tracker_gaps_and_wrap():
     t = p.SeqTracker()
-    assert [t.check(s) for s in (65534, 65535, 0, 3, 3, 4)] == [0, 0, 0, 2, 0, 0]
-    assert (t.gaps, t.lost) == (1, 2)
+    assert [t.check(s) for s in (65534, 65535, 0, 3, 3, 4)] == [0, 0, 0, 2, t.STALE, 0]
+    assert (t.gaps, t.lost, t.stale) == (1, 2, 1)
     t.reset()
     assert t.check(100) == 0  # a new connection starts a new count
+
+
+def test_seq_tracker_drops_stale_packets_without_counting_a_jump():
+    t = p.SeqTracker()
+    assert [t.check(s) for s in range(100, 151)] == [0] * 51
+    assert t.check(101) == t.STALE  # one old packet sent again
+    assert t.check(150) == t.STALE  # a duplicate
+    assert t.check(151) == 0 and (t.gaps, t.lost, t.stale) == (0, 0, 2)  # not 49 lost
+
+
+def test_seq_tracker_follows_a_sender_that_restarted_its_count():
+    t = p.SeqTracker()
+    for s in range(5000, 5010):
+        t.check(s)
+    got = [t.check(s) for s in range(0, 8)]  # restarted without a HELLO seen
+    assert got == [t.STALE] * (t.RESYNC_AFTER - 1) + [0] * (8 - t.RESYNC_AFTER + 1)
+    assert t.lost == 0

@@ -22,6 +22,7 @@ from hw import serial_link
 from hw.leds import ChainEncoder
 from hw.profile import load_profile
 from hw.serial_link import SerialScanner
+from hw.firmware.scanner import FIRMWARE_VERSION
 
 
 class FakeScanner:
@@ -148,7 +149,7 @@ def test_frames_arrive_in_space_order(link):
 
 def test_opening_says_hello_and_sets_rate(link):
     fake, scanner, _ = link(rate_hz=250, oversample=16)
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 250, "dvonn-rp2040"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 250, "dvonn-rp2040", FIRMWARE_VERSION))
     assert scanner.read_frame(timeout=0.05) is None  # handles the HELLO meanwhile
     assert scanner.stats.scanner["name"] == "dvonn-rp2040"
     sent = fake.received()
@@ -162,7 +163,7 @@ def test_zero_timeout_polls_what_arrived(link):
     fake, scanner, _ = link()
     assert scanner.read_frame(timeout=0) is None
     fake.frame(readings())
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 10, 40, 50, 100, "small"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 10, 40, 50, 100, "small", FIRMWARE_VERSION))
     frame = None
     for _ in range(100_000):  # bytes cross the pty asynchronously: poll until they are there
         frame = scanner.read_frame(timeout=0)
@@ -175,7 +176,7 @@ def test_zero_timeout_polls_what_arrived(link):
 
 def test_hello_and_ping_diagnostics(link):
     fake, scanner, _ = link()
-    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "scanner-1"))
+    fake.send(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "scanner-1", FIRMWARE_VERSION))
     fake.frame(readings())  # a frame in between is kept for read_frame
     assert scanner.hello(timeout=2)["name"] == "scanner-1"
     fake.send(p.PONG, p.pong_body(99, (5, 0, 0, 0)))  # a stale answer is ignored
@@ -357,3 +358,54 @@ def test_unread_frames_are_capped(link):
     first = scanner.read_frame(timeout=0)
     assert first.raw[0] == 10  # the oldest went; the frame numbers show the loss
     assert first.seq == 10
+
+
+def test_a_pong_of_odd_length_is_a_bad_frame_not_an_error(link):
+    fake, scanner, _ = link()
+    fake.send(p.PONG, p.ping_body(1) + b"\x07")  # token 1 and half a counter, CRC valid
+    assert scanner.ping(timeout=0.3) is None
+    assert scanner.stats.bad_frames == 1
+    fake.send(p.PONG, p.pong_body(2, (1, 0, 0, 0)))
+    assert scanner.ping(timeout=2)[1] == [1, 0, 0, 0]
+
+
+def test_stale_and_duplicate_packets_are_dropped_and_counted_as_such(link):
+    fake, scanner, _ = link()
+    for seq in range(51):
+        fake.raw(p.encode(p.SENSOR_FRAME, seq, p.sensor_body(seq * 10_000, readings(seq))))
+    fake.raw(p.encode(p.SENSOR_FRAME, 1, p.sensor_body(0, readings(999))))  # stale
+    fake.raw(p.encode(p.SENSOR_FRAME, 50, p.sensor_body(0, readings(998))))  # duplicate
+    fake.raw(p.encode(p.SENSOR_FRAME, 51, p.sensor_body(510_000, readings(51))))
+    got = []
+    while (frame := scanner.read_frame(timeout=0.3)) is not None:
+        got.append(frame)
+    assert [f.raw[0] for f in got] == list(range(52))
+    assert [b.seq - a.seq for a, b in zip(got, got[1:])] == [1] * 51
+    s = scanner.stats
+    assert (s.stale, s.gaps, s.lost, s.frames) == (2, 0, 0, 52)
+
+
+def test_a_restarted_scanner_s_hello_starts_the_count_again(link):
+    fake, scanner, _ = link()
+    for seq in range(1000, 1005):
+        fake.raw(p.encode(p.SENSOR_FRAME, seq, p.sensor_body(0, readings(seq))))
+    fake.raw(p.encode(p.HELLO, 0, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "again", FIRMWARE_VERSION)))
+    fake.raw(p.encode(p.SENSOR_FRAME, 1, p.sensor_body(0, readings(7))))
+    got = []
+    while (frame := scanner.read_frame(timeout=0.3)) is not None:
+        got.append(frame.raw[0])
+    assert got == [1000, 1001, 1002, 1003, 1004, 7] and scanner.stats.stale == 0
+
+
+def test_the_link_tool_reports_a_broken_pong_without_a_traceback(tmp_path, capsys):
+    path = str(tmp_path / "dvonn-scanner")
+    fake = FakeScanner(path)
+    enc = p.Encoder()
+    fake.answer_hello_with(enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "x", FIRMWARE_VERSION)),
+                           enc.packet(p.PONG, p.ping_body(1) + b"\x07"))
+    try:
+        assert serial_link.main(["--port", path, "--seconds", "0.1"]) == 0
+    finally:
+        fake.unplug()
+    out = capsys.readouterr().out
+    assert "ping: no answer" in out and '"bad_frames": 1' in out

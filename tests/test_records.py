@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.errors import RecordError
-from firmware_py.records import (PartialGame, read_file, read_games, read_record, replay_file,
+from firmware_py.records import (PartialGame, parse_games, read_file, read_games, read_record, replay_file,
                                  write_record)
 from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
 
@@ -154,3 +154,42 @@ def test_a_bad_token_after_the_omitted_49th_placement_leaves_48_plies():
 def test_a_set_up_board_has_no_record_to_write():
     with pytest.raises(ValueError, match="from_stacks"):
         write_record(Board.from_stacks({"e3": "D", "f3": "W"}))
+
+
+# -- hostile files: a RecordError naming what is wrong, never a traceback --------------------------
+
+def test_json_nested_a_thousand_deep_is_a_record_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 1000 + "]" * 1000)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        read_file(deep)
+    [(record, board, error)] = replay_file(deep)
+    assert record is None and board.ply_count == 0 and "nested too deeply" in str(error)
+    with pytest.raises(RecordError, match="nested too deeply"):  # deep inside a game's tags
+        read_games('[{"m": ["e3"], "x": ' + "[" * 990 + "]" * 990 + "}]")
+
+
+def test_a_file_that_is_not_utf8_names_its_line(tmp_path):
+    f = tmp_path / "latin1.txt"
+    f.write_bytes(b"e3 f3\ng3 \xe9\n")
+    with pytest.raises(RecordError, match=r"line 2: not UTF-8 .*0xe9") as e:
+        read_file(f)
+    assert e.value.line == 2
+    [(record, board, error)] = replay_file(f)
+    assert record is None and "not UTF-8" in str(error)
+
+
+def test_a_big_json_record_names_the_line_of_a_late_bad_token():
+    # One token per line, the bad one last: the line lookup is one pass over the text (a
+    # quadratic lookup took 48 s on a 750 KB record like this one).
+    board = random_game(3)
+    good = [f"{p}|{'wb'[n % 2]}" for n, p in enumerate(board.move_stack[:49])]
+    tokens = good + ["e3|w"] * 60000
+    text = json.dumps([{"m": tokens}], indent=0)
+    assert len(text) > 450_000
+    parse = parse_games(text)
+    lines = text.count("\n") + 1
+    assert parse[0][1][-1].line == lines - 3  # the last token, then "]", "}", "]"
+    assert [t.line for t in parse[0][1][:3]] == [4, 5, 6]  # after "[", "{", '"m": ['
+    with pytest.raises(RecordError, match="line 53, ply 50"):
+        read_games(text)

@@ -65,9 +65,30 @@ def test_show_draws_the_board(capsys):
     assert "Game over: White wins" in out and "White 24, Black 6" in out
     assert main(["show", LG, "--ply", "49"]) == 0
     out = capsys.readouterr().out
-    assert "White to move · ply 49" in out and out.count(" D ") == 3
+    board, legend = out.split("White to move · ply 49")
+    assert board.count(" D ") == 3
+    assert "W5: White's stack of 5 (white on top) · B7*: Black's of 7, a DVONN" in legend
+    assert " D : a lone DVONN piece · e3: an empty space · e3: the last ply's spaces" in legend
 
 
 def test_show_rejects_a_ply_beyond_the_game(capsys):
     assert main(["show", LG, "--ply", "500"]) == 2
     assert "--ply 500" in capsys.readouterr().err
+
+
+def test_hostile_records_get_one_clear_line_and_replay_goes_on(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 1000 + "]" * 1000)
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes(b"e3 \xe9\n")
+    status = main(["replay", str(deep), str(latin), LG])
+    out, err = capsys.readouterr()
+    assert status == 1 and not err
+    lines = out.splitlines()
+    assert "nested too deeply" in lines[0] and "line 1: not UTF-8" in lines[1]
+    assert lines[2].startswith(LG) and "75 plies" in lines[2]
+    for args in (["show", str(deep)], ["sim", "--autoplay", "--script", str(deep)],
+                 ["show", str(latin)]):
+        assert main(args) == 1
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and ("nested too deeply" in err or "not UTF-8" in err)

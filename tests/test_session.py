@@ -16,7 +16,7 @@ import threading
 
 from firmware_py import session as session_module
 from firmware_py.colours import BY_NAME
-from firmware_py.errors import LinkLost
+from firmware_py.errors import LinkLost, StoreError
 from firmware_py.interfaces import BLANK, SensorFrame
 from firmware_py.rules import Board, Ply
 from firmware_py.guidance import signals
@@ -471,4 +471,44 @@ def test_a_down_link_is_retried_after_a_pause_not_in_a_busy_loop(tmp_path, monke
     session.step(0.02)
     session.step(1.0)
     assert pauses == [session.LINK_RETRY_S, 0.02]  # none once frames flow again
+    session.close()
+
+
+def test_a_ply_made_just_after_an_outside_takeback_is_refused_and_the_game_re_read(tmp_path,
+                                                                                    capsys):
+    """`games takeback` while the board commits the next ply before the session has looked:
+    the store refuses the stale ply, play goes on, and the players rebuild the stored game."""
+    from firmware_py.cli import main
+    db = tmp_path / "g.sqlite3"
+    t = [0.0]
+    session = make_session(db, [set()] + placements(TOKENS[:4]), clock=lambda: t[0])
+    run_script(session)
+    assert main(["games", "takeback", "--db", str(db)]) == 0
+    capsys.readouterr()
+    session.source.script = [placements(TOKENS[:5])[-1]]  # b1 placed: ply 5 of the old game
+    session.step(0)  # no StoreError: the ply is held off the disk
+    assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3]
+    assert not session.store.game(session.game_id).is_finished
+    session.source.script = [placements(TOKENS[:5])[-1]]
+    session.step(0)  # the store is read again at once, not a second later
+    assert session.state.board.ply_count == 3
+    assert sorted(session.rebuild) == ["a1: take it off (leave the space empty)",
+                                       "b1: take it off (leave the space empty)"]
+    assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3]
+    session.source.script = [placements(TOKENS[:3])[-1], placements(TOKENS[:3] + ["h1"])[-1]]
+    run_script(session)
+    assert [str(p) for p in session.store.plies(session.game_id)] == TOKENS[:3] + ["h1"]
+    session.close()
+
+
+def test_a_ply_refused_because_another_writer_added_plies_is_an_error(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    session = make_session(db, [set()] + placements(TOKENS[:2]))
+    run_script(session)
+    with Store(db) as other:
+        other.add_ply(session.game_id, Ply.parse("a1"))
+    session.source.script = [placements(TOKENS[:3])[-1]]
+    import pytest
+    with pytest.raises(StoreError, match="holds 3 plies"):
+        session.step(0)
     session.close()

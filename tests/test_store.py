@@ -151,3 +151,48 @@ def test_every_acknowledged_ply_survives_a_kill(db):
         stored = store.plies(info.id)
     assert len(stored) >= len(acknowledged) == 30
     assert stored == random_game(6).move_stack[:len(stored)]
+
+
+class Locker:
+    """Another process holding the database's write lock (as a database browser may)."""
+
+    def __init__(self, path, seconds):
+        code = ("import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True)\n"
+                "time.sleep(float(sys.argv[2])); c.execute('COMMIT')\n")
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(path), str(seconds)],
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "locked"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def test_a_lock_held_longer_than_every_try_is_a_store_error_and_nothing_is_written(db):
+    with Store(db, busy_s=0.1) as store:
+        game = store.new_game()
+        with Locker(db, 30):
+            with pytest.raises(StoreError, match=r"locked by another process \(waited 0.3 s\)"):
+                store.add_ply(game, Ply.parse("e3"))
+        assert store.plies(game) == []
+        store.add_ply(game, Ply.parse("e3"))  # the lock gone, the store works on
+        assert [str(p) for p in store.plies(game)] == ["e3"]
+
+
+def test_a_lock_released_during_the_tries_costs_a_wait_not_an_error(db):
+    with Store(db, busy_s=0.5) as store:
+        game = store.new_game()
+        with Locker(db, 0.7):  # longer than one try, shorter than three
+            store.add_ply(game, Ply.parse("e3"))
+        assert [str(p) for p in store.plies(game)] == ["e3"]
+
+
+def test_a_read_only_open_never_creates_the_file_or_its_folder(db):
+    with pytest.raises(StoreError, match="no game database at"):
+        Store(db, create=False)
+    assert not db.parent.exists()

@@ -347,3 +347,102 @@ def test_the_docstring_examples_hold(name):
     module = importlib.import_module(f"firmware_py.web.{name}")
     failed, tried = doctest.testmod(module)
     assert failed == 0 and tried > 0
+
+
+class BreakableSource(StateSource):
+    """A source whose view can be broken, as a bug in the view or the source would."""
+
+    broken = False
+
+    def state(self):
+        if self.broken:
+            raise RuntimeError("view bug")
+        return super().state()
+
+
+def test_a_failing_view_is_said_loudly_once_and_the_pages_told(caplog):
+    import logging
+
+    source = BreakableSource(game_state())
+
+    async def check(client):
+        ws, _, _ = await opened(client)
+        source.broken = True
+        for _ in range(5):  # a change and four polls: still one log and one message
+            source.update()
+            await asyncio.sleep(0.06)
+        error = await receive(ws, "error")
+        assert "the board's view failed (RuntimeError: view bug)" in error["message"]
+        source.broken = False
+        board = source.state().board
+        board.push(board.legal_plies()[0])
+        source.update()
+        state = await receive(ws, "state")
+        assert state["game"]["ply"] == 5
+        later, _, _ = await opened(client)  # a page opened meanwhile got the state at once
+        await later.close()
+        await ws.close()
+
+    with caplog.at_level(logging.DEBUG, logger="firmware_py.web.server"):
+        run(check, source)
+    loud = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(loud) == 1 and "view failed" in loud[0].getMessage() and loud[0].exc_info
+    assert any("works again" in r.getMessage() for r in caplog.records)
+
+
+def test_a_page_opened_while_the_view_fails_hears_why(caplog):
+    source = BreakableSource(game_state())
+    source.broken = True
+
+    async def check(client):
+        ws = await client.ws_connect("/ws")
+        await receive(ws, "hello")
+        assert "view failed" in (await receive(ws, "error"))["message"]
+        source.broken = False
+        source.update()
+        assert (await receive(ws, "state"))["game"]["ply"] == 4
+        await ws.close()
+    run(check, source)
+
+
+def test_an_idle_session_is_not_pushed_again(tmp_path):
+    """`play --web` on a board where nothing happens: after the state, no more state messages
+    (the frame clock moving is not a change the page shows)."""
+    import threading
+
+    import aiohttp
+
+    from firmware_py.controller import Controller
+    from firmware_py.session import Session
+    from firmware_py.store import Store
+    from firmware_py.web.session_source import start_web
+    from sim.board import SimBoard
+    from sim.clock import RealTimeClock
+
+    board = SimBoard(seed=3, clock=RealTimeClock(speed=4.0))
+    session = Session(board, board, Store(tmp_path / "games.sqlite3"),
+                      lambda b: Controller(board=b))
+    stop = threading.Event()
+    loop = threading.Thread(target=session.run, args=(stop,))
+    loop.start()
+    web = start_web(session, "0")
+    try:
+        async def count_states() -> int:
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(web.url.rstrip("/") + "/ws") as ws:
+                    while (await receive(ws, "state"))["game"]["mode"] != "idle":
+                        pass
+                    states = 0
+                    end = asyncio.get_running_loop().time() + 0.6  # a dozen polls
+                    while (left := end - asyncio.get_running_loop().time()) > 0:
+                        try:
+                            msg = await ws.receive(timeout=left)
+                        except asyncio.TimeoutError:
+                            break
+                        states += json.loads(msg.data)["type"] == "state"
+                    return states
+        assert asyncio.run(count_states()) == 0
+    finally:
+        web.stop()
+        stop.set()
+        loop.join(5)

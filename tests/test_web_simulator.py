@@ -68,12 +68,18 @@ def drag(page, src: str, dst: str) -> None:
     page.mouse.up()
 
 
+def lift(page, src: str) -> None:
+    """Tap the stack on src (which only reads it), then press Lift under the board."""
+    hit(page, src).click()
+    page.locator("#btn-lift").click()
+
+
 def carry(page, src: str, dst: str, count: int | None = None) -> None:
-    """Lift (the top `count` pieces of) the stack on src and set it down on dst, two clicks in
-    a row: a hand that holds a stack still in the air for long gets asked where it landed."""
+    """Lift (the top `count` pieces of) the stack on src and set it down on dst, clicks in a
+    row: a hand that holds a stack still in the air for long gets asked where it landed."""
     if count is not None:
         page.locator("#lift-count").select_option(str(count))
-    hit(page, src).click()
+    lift(page, src)
     hit(page, dst).click()
     if count is not None:
         page.locator("#lift-count").select_option("")
@@ -102,8 +108,7 @@ def play(page, board: Board, ply, by_drag: bool = False) -> None:
         pytest.fail(f"{ply} (ply {board.ply_count}) not recorded: the page shows "
                     + str(page.evaluate("[window.dvonn.page.game, window.dvonn.page.sim]")))
     if page.locator("#mode").text_content() == "asking":  # answer: lift where it landed, set back
-        hit(page, SPACES[ply.dst]).click()
-        hit(page, SPACES[ply.dst]).click()
+        carry(page, SPACES[ply.dst], SPACES[ply.dst])
     expect(moves).to_have_count(board.ply_count, timeout=WAIT)
     expect(moves.last).to_have_text(str(ply))
     if cut:
@@ -238,6 +243,7 @@ def test_fault_controls_reach_the_simulated_hardware(simulator, new_page):  # no
     board = Board()
     play(page, board, Ply.parse("e3"))
     page.locator('[data-tool="knock"]').click()
+    expect(page.locator("#how")).to_contain_text("Tap a stack to knock it off its space")
     hit(page, "e3").click()
     expect(page.locator('[data-space="e3"]')).to_have_attribute("data-stack", "", timeout=WAIT)
     page.locator('[data-tool="restore"]').click()
@@ -270,3 +276,71 @@ def test_the_readme_screenshot_is_made_by_the_project(tmp_path, browser):  # noq
 
     out = shoot(tmp_path / "web.png", width=800, height=600, browser=browser)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+
+
+def answered_so_far(page) -> None:
+    """Wait until the server has answered everything the page sent so far (it answers a page's
+    requests in order, and a ping last)."""
+    n = page.evaluate("window.dvonn.page.replies.length")
+    page.evaluate("window.dvonn.send({type: 'ping'})")
+    page.wait_for_function("n => window.dvonn.page.replies.slice(n).some("
+                           "(m) => m.message === 'pong')", arg=n)
+
+
+def test_a_tap_reads_a_stack_and_never_lifts_it(simulator, new_page):  # noqa: F811
+    placements = random_placements(11)
+    run = simulator(placements, speed=5.0)
+    page = open_board(new_page, run)
+    board = Board.from_plies(placements)
+    ply = next(p for p in board.legal_plies() if not board.isolated_by(p))
+    src, dst = SPACES[ply.src], SPACES[ply.dst]
+    for _ in range(2):  # tapping again is reading again
+        hit(page, src).click()
+    expect(page.locator("#tapped")).to_contain_text(f"{src}: height {board.height(ply.src)}")
+    answered_so_far(page)
+    assert run.board.hand.held == [] and run.board.hand.idle()
+    assert "lift" not in str(run.board.hand.log)
+    expect(page.locator("#hand")).to_have_text("empty")
+    expect(page.locator("#mode")).to_have_text("idle")
+    # Lifting is its own action, named under the board.
+    expect(page.locator("#how")).to_contain_text("then Lift")
+    page.locator("#btn-lift").click()
+    expect(page.locator("#mode")).to_have_text("lifted", timeout=WAIT)
+    expect(page.locator("#how")).to_contain_text("Tap a space to set the stack down")
+    hit(page, dst).click()
+    expect(page.locator("#moves li")).to_have_count(50, timeout=WAIT)
+    expect(page.locator("#moves li").last).to_have_text(str(ply))
+
+
+def test_new_game_empties_the_hand(simulator, new_page):  # noqa: F811
+    run = simulator(random_placements(11), speed=5.0)
+    page = open_board(new_page, run)
+    lift(page, "e3")
+    expect(page.locator("#hand")).to_contain_text("holding", timeout=WAIT)
+    page.locator("#btn-new").click()
+    page.locator("#btn-new").click()
+    expect(page.locator("#moves li")).to_have_count(0, timeout=WAIT)
+    expect(page.locator("#hand")).to_have_text("empty", timeout=WAIT)
+    expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
+    assert run.board.hand.held == [] and not any(run.board.stacks)
+    play(page, Board(), Ply.parse("e3"))  # and the new game is played with an empty hand
+
+
+def test_confirm_with_nothing_asked_says_so(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    page.locator("#btn-confirm").click()
+    expect(page.locator("#notice")).to_contain_text("nothing to confirm")
+    expect(page.locator("#notice")).to_be_visible()
+
+
+def test_a_faulty_sensor_is_a_note_under_whose_turn_it_is(simulator, new_page):  # noqa: F811
+    run = simulator()
+    page = open_board(new_page, run)
+    page.locator("#faults summary").click()
+    page.locator("#dead").select_option("e1")
+    expect(page.locator("#note")).to_contain_text("sensor e1 looks faulty", timeout=WAIT)
+    expect(page.locator("#note code")).to_have_text("dvonn-board diag selftest")
+    expect(page.locator("#message")).to_have_text("white to place a DVONN piece")
+    play(page, Board(), Ply.parse("e3"))  # play goes on, the turn in the headline
+    expect(page.locator("#message")).to_have_text("black to place a DVONN piece")

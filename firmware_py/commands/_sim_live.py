@@ -161,14 +161,14 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     """
     from sim.compose import simulated_board
 
-    from ..errors import ProfileError
+    from ..errors import ProfileError, StoreError
     from ..session import Session
-    from ..store import Store, default_path
+    from ..store import Store, sim_path
     from ..terminal import view
     from .play import thinkers_from
 
     console = console or Console()
-    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    db = getattr(args, "db", None) or sim_path()
     noise = getattr(args, "noise", None) or "default"
     try:
         sim = simulated_board(_number_or_name(noise), seed=getattr(args, "seed", None) or 0,
@@ -177,22 +177,37 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 2
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
-    store = Store(db)
-    unfinished = store.unfinished()
-    if unfinished is not None:  # the pieces stand where the record says
-        sim.setup(store.board(unfinished.id))
-    computer = thinkers_from(args) if getattr(args, "ai", None) else []
-    session = Session(desk, sim, store, make_controller, buttons=None,
-                      tags={"Site": "dvonn-board simulator"}, computer=computer)
+    try:
+        store = Store(db)
+        unfinished = store.unfinished()
+        if unfinished is not None:  # the pieces stand where the record says
+            sim.setup(store.board(unfinished.id))
+        computer = thinkers_from(args) if getattr(args, "ai", None) else []
+        session = Session(desk, sim, store, make_controller, buttons=None,
+                          tags={"Site": "dvonn-board simulator"}, computer=computer)
+    except StoreError as e:
+        console.print(f"[red]dvonn-board sim: {e}[/red]")
+        return 1
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
                                        else f"; new game {session.game_id}"))
     session.subscribe(lambda s: console.print(view(s.state, s.rebuild)))
     stop = threading.Event()
-    loop = threading.Thread(target=session.run, args=(stop,), name="session", daemon=True)
+    failed = []
+
+    def run_session() -> None:
+        try:
+            session.run(stop)
+        except StoreError as e:  # e.g. the database locked by another program for too long
+            failed.append(e)
+            console.print(f"[red]dvonn-board sim: {e}[/red]")
+
+    loop = threading.Thread(target=run_session, name="session", daemon=True)
     loop.start()
     console.print(HELP)
     try:
         for line in (lines if lines is not None else _lines()):
+            if not loop.is_alive():
+                break  # the session stopped by itself (and said why)
             word = line.strip().lower()
             if word in ("quit", "exit", "q"):
                 break
@@ -219,7 +234,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
         stop.set()
         loop.join(timeout=5)
         session.close()
-    return 0
+    return 1 if failed else 0
 
 
 def _number_or_name(noise):

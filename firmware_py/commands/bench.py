@@ -16,7 +16,8 @@ import importlib.util
 import json
 
 ORDER = 80
-PLUGINS = ("firmware_py.tools.bench_inference",)  # each offers register(bench_subparsers)
+PLUGINS = ("firmware_py.tools.bench_inference",  # each offers register(bench_subparsers)
+           "firmware_py.tools.bench_startup")
 
 
 def register(subparsers) -> None:

@@ -4,21 +4,24 @@ the simulator (`--backend sim`, faults with `--fault`)."""
 
 from __future__ import annotations
 
-from ..diag import calibrate, leds, ports, selftest, sensors
-from ..diag import map as wiring_map
+import importlib
 
 ORDER = 60
-SUBCOMMANDS = (selftest, sensors, leds, calibrate, wiring_map, ports)
+SUBCOMMANDS = ("selftest", "sensors", "leds", "calibrate", "map", "ports")  # firmware_py.diag.*
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("diag", help="diagnostics: sensors, LEDs, calibration, wiring, "
                                            "self-test, serial ports",
                               description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="diag_command", metavar="DIAG_COMMAND")
-    for module in SUBCOMMANDS:
-        module.add_parser(sub)
+    p.fill_later(_add_subcommands)  # they import numpy and more: only for `diag ...`
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1], simulator=simulator)
+
+
+def _add_subcommands(p) -> None:
+    sub = p.add_subparsers(dest="diag_command", metavar="DIAG_COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"firmware_py.diag.{name}").add_parser(sub)
 
 
 def simulator(profile, **options):

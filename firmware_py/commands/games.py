@@ -4,30 +4,28 @@
     dvonn-board games export ID [--out FILE]     one game in our record format
     dvonn-board games takeback [ID]              take back the last ply of the unfinished game
 
-`--db FILE` (or `$DVONN_BOARD_DB`) picks the database; the default lives in the user's data
-directory. A takeback while `dvonn-board play` runs is picked up by the board within a second.
+`--db FILE` (or `$DVONN_BOARD_DB`), before or after the action, picks the database; the default
+lives in the user's data directory, and the simulator's games are beside it in
+sim-games.sqlite3. None of these creates a database. A takeback while `dvonn-board play` runs
+is picked up by the board within a second (a ply it commits meanwhile is refused and taken back).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from ..errors import StoreError
-from ..render import render
-from ..session import rebuild_lines
-from ..store import ENV_VAR, Store
+
 
 ORDER = 40
 
 
-def add_db_argument(parser) -> None:
-    parser.add_argument("--db", metavar="FILE", default=None,
-                        help=f"the game database (default: ${ENV_VAR}, else games.sqlite3 in "
+def add_db_argument(parser, default=None) -> None:
+    parser.add_argument("--db", metavar="FILE", default=default,
+                        help="the game database (default: $DVONN_BOARD_DB, else games.sqlite3 in "
                              "the user's data directory)")
 
 
@@ -43,20 +41,36 @@ def register(subparsers) -> None:
     tb = sub.add_parser("takeback", help="take back the last ply of a game")
     tb.add_argument("id", type=int, metavar="ID", nargs="?", default=None,
                     help="the game (default: the unfinished one)")
-    for q in (p, ls, ex, tb):
-        add_db_argument(q)
+    add_db_argument(p)
+    for q in (ls, ex, tb):  # also after the action; not given there, it keeps the one before
+        add_db_argument(q, default=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    db = getattr(args, "db", None)
+    from ..store import Store
+
+    action = {"list": _list, "export": _export, "takeback": _takeback}[args.games_command]
     try:
-        with Store(db) as store:
-            return {"list": _list, "export": _export, "takeback": _takeback}[
-                args.games_command](store, args)
+        # Nothing here creates a database: there is nothing to list or take back in a new one.
+        with Store(args.db, create=False) as store:
+            return action(store, args)
     except StoreError as e:
-        print(f"dvonn-board games: {e}", file=sys.stderr)
+        if args.games_command == "list" and str(e).startswith("no game database"):
+            print(f"no games: {e}")
+            _mention_sim_games(args)
+            return 0
+        print(f"dvonn-board games {args.games_command}: {e}", file=sys.stderr)
         return 1
+
+
+def _mention_sim_games(args) -> None:
+    """The simulator keeps its games apart: say where, when they exist and were not listed."""
+    from ..store import default_path, sim_path
+
+    sim = sim_path()
+    if args.db is None and default_path() != sim and sim.is_file():
+        print(f"the simulator's games are in {sim}: dvonn-board games --db {sim} list")
 
 
 def _players(tags: dict[str, str]) -> str:
@@ -71,6 +85,9 @@ def _list(store: Store, args) -> int:
             print(json.dumps({"id": g.id, "started": g.started, "finished": g.finished,
                               "plies": g.ply_count, "result": g.result, "tags": g.tags}))
         return 0
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"games in {store.path}", title_justify="left")
     for column in ("id", "started (UTC)", "plies", "result", "players", "event"):
         table.add_column(column)
@@ -78,6 +95,7 @@ def _list(store: Store, args) -> int:
         table.add_row(str(g.id), g.started[:19].replace("T", " "), str(g.ply_count),
                       g.result or "unfinished", _players(g.tags), g.tags.get("Event", ""))
     Console().print(table if games else f"no games in {store.path}")
+    _mention_sim_games(args)
     return 0
 
 
@@ -103,6 +121,11 @@ def _takeback(store: Store, args) -> int:
         game_id = info.id
     else:
         game_id = args.id
+    from rich.console import Console
+
+    from ..render import render
+    from ..session import rebuild_lines
+
     before = store.board(game_id)
     if not before.move_stack:
         print(f"dvonn-board games takeback: game {game_id} has no ply to take back",

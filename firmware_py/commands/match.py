@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import sys
 
-from ..match import play_match
-from ..players import parse_spec
-
 ORDER = 40
 
 
@@ -34,6 +31,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..match import play_match
+    from ..players import parse_spec
+
     for spec in (args.white, args.black):
         try:
             parse_spec(spec)

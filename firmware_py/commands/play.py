@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from ..errors import DvonnError, HardwareUnavailable, ProfileError
+from ..errors import DvonnError, HardwareUnavailable, ProfileError, StoreError
 from .games import add_db_argument
 
 ORDER = 10
@@ -132,13 +132,28 @@ def run(args) -> int:
         from hw.profile import load_profile
         profile = load_profile(args.profile)
         spec = board_spec(profile)  # (open_board reads the same file again: cheap)
-        source, leds, buttons, notes = open_parts(hw.open_board(args.profile, port=args.port))
+        opened = hw.open_board(args.profile, port=args.port)
+        source, leds, buttons, notes = open_parts(opened)
     except (ProfileError, ValueError) as e:
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
     except (HardwareUnavailable, OSError) as e:
         print(f"dvonn-board play: the board cannot be opened: {e}", file=sys.stderr)
         return 1
+    if not getattr(source, "connected", True):  # a serial scanner whose port is not there
+        port = getattr(source, "port_name", args.port)
+        if not getattr(opened, "gpio", True):  # and no GPIO: this machine is not a board
+            for part in (leds, source, buttons):
+                if part is not None:
+                    part.close()
+            print(f"dvonn-board play: no board here: no scanner on {port} and no GPIO on "
+                  "this machine.\n"
+                  "  The scanner's port: `dvonn-board diag ports`, then `play --port PORT`.\n"
+                  "  Without a board: `dvonn-board sim` plays on the simulated one.",
+                  file=sys.stderr)
+            return 1
+        notes = (*notes, f"waiting for the scanner on {port}: plug it in (`dvonn-board diag "
+                         "ports` lists the ports; --port picks one)")
     try:
         from ..calibration import load_or_nominal
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
@@ -172,6 +187,11 @@ def run(args) -> int:
         session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
+        except StoreError as e:  # e.g. the file locked by another program for too long
+            live.stop()
+            print(f"dvonn-board play: {e}\nEvery ply acknowledged before is on disk; "
+                  "start `dvonn-board play` again to resume.", file=sys.stderr)
+            return 1
         finally:
             if web is not None:
                 web.stop()

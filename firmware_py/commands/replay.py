@@ -11,9 +11,6 @@ from __future__ import annotations
 import json
 import sys
 
-from ..records import replay_file
-from ..rules import PLAYER_NAMES
-
 ORDER = 20
 
 
@@ -27,6 +24,8 @@ def register(subparsers) -> None:
 
 def outcome(path: str, record, board, error, game: int | None = None) -> dict:
     """The JSON-ready summary of one replayed game."""
+    from ..rules import PLAYER_NAMES
+
     white, black = board.score()
     winner = board.winner()
     out = {
@@ -49,6 +48,8 @@ def outcome(path: str, record, board, error, game: int | None = None) -> dict:
 
 
 def run(args) -> int:
+    from ..records import replay_file
+
     all_ok = True
     write = sys.stdout.write
     for path in args.files:

@@ -4,14 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from rich.console import Console
-
-from ..errors import RecordError
-from ..records import read_file
-from ..render import render
-from ..rules import Board
-from ..spaces import SPACES
-
 ORDER = 21
 
 
@@ -28,6 +20,14 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from rich.console import Console
+
+    from ..errors import RecordError
+    from ..records import read_file
+    from ..render import legend_text, render
+    from ..rules import Board
+    from ..spaces import SPACES
+
     console = Console()
     try:
         games = read_file(args.file)
@@ -48,6 +48,7 @@ def run(args) -> int:
     last = plies[n - 1] if n else None
     highlight = [s for s in (last.src, last.dst) if s >= 0] if last else []
     console.print(render(board, highlight))
+    console.print(legend_text(bool(highlight)))
     if last is not None:
         removed = ", ".join(SPACES[s] for s in sorted(board.last_removed))
         console.print(f"last ply: {last}" + (f" (removed: {removed})" if removed else ""))

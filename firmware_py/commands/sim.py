@@ -147,17 +147,20 @@ def run_autoplay(args) -> int:
             return 1
     seed0 = 1 if args.seed is None else args.seed
     failed = 0
+    results = []
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
                       preset=args.preset, adc_bits=args.adc)
+        results.append(r)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
         else:
             made = sum(r.mistakes.values())
-            print(f"game {i + 1} seed {r.seed} ({r.preset} board, {r.adc_bits}-bit ADC): "
-                  f"{r.plies} plies, "
+            board = ("" if (r.preset, r.adc_bits) == ("default", 12)
+                     else f" ({r.preset} board, {r.adc_bits}-bit ADC)")
+            print(f"game {i + 1} seed {r.seed}{board}: {r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
@@ -170,4 +173,32 @@ def run_autoplay(args) -> int:
                           min(len(r.truth), len(r.record)))
                 print(f"  played   {' '.join(r.truth[at:at + 6])}\n"
                       f"  recorded {' '.join(r.record[at:at + 6])} (from ply {at + 1})")
+    if not args.json:
+        print(summary(results))
     return 1 if failed else 0
+
+
+MEANINGS = """  auto: plies recorded from the sensors alone; asked: plies the board asked about (cyan, the
+  player lifted the stack again or pressed confirm); wrong: plies recorded other than played
+  (must be 0); resyncs: times the board found the pieces not matching the game (a mistake,
+  a takeback) and guided them back; mistakes: clumsy hands the players were given."""
+
+
+def summary(results) -> str:
+    """All the games in two lines, then what the counts mean.
+
+    >>> from types import SimpleNamespace as R
+    >>> print(summary([R(plies=80, match=True, wrong=0, auto=70, asked=2, resyncs=1,
+    ...                  mistakes={"knock": 1}), R(plies=70, match=True, wrong=0, auto=66,
+    ...                  asked=0, resyncs=0, mistakes={})]).splitlines()[1])
+      150 plies: auto 136 (91 %), asked 2, wrong 0, resyncs 1, mistakes 1
+    """
+    n, plies = len(results), sum(r.plies for r in results)
+    exact = sum(r.match for r in results)
+    auto = sum(r.auto for r in results)
+    share = f" ({auto / plies:.0%})".replace("%", " %") if plies else ""
+    return (f"all {n} game{'s' * (n != 1)}: {exact} of {n} recorded exactly\n"
+            f"  {plies} plies: auto {auto}{share}, asked {sum(r.asked for r in results)}, "
+            f"wrong {sum(r.wrong for r in results)}, "
+            f"resyncs {sum(r.resyncs for r in results)}, "
+            f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n{MEANINGS}")

@@ -218,7 +218,7 @@ def _open_hw(prof, port) -> DiagBoard:
     try:
         hw = open_hw(prof, port)
     except HardwareUnavailable as e:
-        if prof.leds.driver != "ws281x":
+        if prof.leds.driver not in ("ws281x", "pio"):
             raise
         led_error = str(e)
         hw = open_hw(dataclasses.replace(prof, leds=dataclasses.replace(prof.leds,
@@ -237,7 +237,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--backend", choices=("hw", "sim"), default="hw",
                    help="the real board (default) or the simulator")
     g.add_argument("--profile", metavar="FILE", default=None,
-                   help="board profile (a TOML file, or 'default' / 'direct')")
+                   help="board profile (a TOML file, or 'default' / 'direct' / 'direct-pi5')")
     g.add_argument("--port", metavar="PORT", default=None,
                    help="the scanner's serial port (default: the profile's)")
     s = parser.add_argument_group("simulator (--backend sim)")

@@ -1,5 +1,6 @@
-"""`diag sensors`: the 49 readings live on the hex board, as offset from the baseline (codes, or
-mT with a calibration file), each sensor's noise, flags for dead / stuck / saturated / noisy
+"""`diag sensors`: the 49 readings live on the hex board, as offset from the baseline in mT (as
+`selftest` reports them: nominal, from the profile's sensor and ADC; with a calibration file,
+each sensor's own gain), each sensor's noise, flags for dead / stuck / saturated / noisy
 sensors, and the frame rate and link statistics.
 
 The baseline is the mean of the first `--baseline` frames (keep the board as it should read
@@ -18,6 +19,7 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
+from ..spaces import N_SPACES
 from .analysis import classify, link_summary, sensor_stats
 from .boardview import board_values, legend
 from .common import Stop, Throttle, add_arguments, add_stop_arguments, console_for, fail, with_board
@@ -47,15 +49,16 @@ class SensorView:
         self.recent: deque = deque(maxlen=max(window, 2))
         self.first: list = []
         self.baseline: np.ndarray | None = None
-        self.scale: np.ndarray | None = None  # codes per displayed unit, per sensor
-        self.unit = "codes"
+        # Codes per mT, per sensor: nominal (the profile's sensor and ADC) unless calibrated.
+        self.scale = np.full(N_SPACES, board.units.codes_per_mt)
+        self.basis = "nominal"
         if calibration is not None:
             from .calibrate import sensor_gains
             self.baseline = np.asarray(calibration.baseline, dtype=float)
             gains = sensor_gains(calibration, board.profile)
             self.scale = np.array([calibration.codes_per_mt * (g if g and g > 0.2 else 1.0)
                                    for g in gains])
-            self.unit = "mT"
+            self.basis = "calibrated"
 
     def add(self, frame) -> None:
         self.recent.append(frame)
@@ -72,16 +75,16 @@ class SensorView:
         raw = np.asarray(frames[-1].raw, dtype=float)
         stats = sensor_stats(frames)
         flags = {s: kind for s, (kind, _) in classify(stats, self.board.units, False).items()}
-        scale = self.scale if self.scale is not None else np.ones(len(raw))
+        scale = self.scale
         if self.baseline is None:
             offsets = [None] * len(raw)
-            title = f"offset from baseline ({self.unit}): reading the baseline " \
+            title = f"offset from baseline (mT, {self.basis}): reading the baseline " \
                     f"({len(self.first)}/{self.baseline_frames})..."
         else:
-            offsets = list((raw - self.baseline) / scale)
-            title = f"offset from baseline ({self.unit})"
+            # + 0.0 turns a rounded -0.0 into 0.0: no "-0.0" on a quiet sensor
+            offsets = [round(v, 1) + 0.0 for v in (raw - self.baseline) / scale]
+            title = f"offset from baseline (mT, {self.basis})"
         noise = list(stats.std / scale)
-        fmt_off = "{:+.1f}" if self.unit == "mT" else "{:+.0f}"
         piece = (44.7 * self.board.units.codes_per_mt / scale).mean() * 0.2
         link = link_summary(frames)
         c = self.board.counters()
@@ -93,11 +96,11 @@ class SensorView:
                 f"{self.board.wiring[s].name} {k}" for s, k in sorted(flags.items())),
                 style="bold red")
         return Group(
-            Panel(board_values(offsets, fmt_off, flags, scale=piece), title=title,
+            Panel(board_values(offsets, "{:+.1f}", flags, scale=piece), title=title,
                   expand=False),
-            Panel(board_values(noise, "{:.2f}" if self.unit == "mT" else "{:.1f}", flags,
+            Panel(board_values(noise, "{:.2f}", flags,
                                scale=float(np.median(noise)) * 3 or 1.0, names=False),
-                  title=f"noise ({self.unit} RMS)", expand=False),
+                  title=f"noise (mT RMS, {self.basis})", expand=False),
             legend(), status)
 
 

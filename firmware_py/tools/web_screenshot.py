@@ -2,8 +2,8 @@
 
 `python -m firmware_py.tools.web_screenshot [OUT.png]` (default docs/web.png) starts the simulator with
 a game resumed in the middle of phase 2, opens the page in headless Chromium (Debian's
-/usr/bin/chromium, driven by Playwright from the test extras), lifts a stack by clicking it as a
-person would, waits until its legal destinations are lit, and saves the screenshot.
+/usr/bin/chromium, driven by Playwright from the test extras), lifts a stack as a person would
+(a tap on it, then Lift), waits until its legal destinations are lit, and saves the screenshot.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def shoot(out: Path, width: int = 1280, height: int = 860, browser=None) -> Path
             page.add_init_script("localStorage.setItem('dvonn-help-seen', '1')")
             page.goto(run.web.url)
             expect(page.locator("#mode")).to_have_text("idle", timeout=20_000)
-            page.locator(f'[data-space="{SPACES[src]}"] .hit').click()
+            page.locator(f'[data-space="{SPACES[src]}"] .hit').click()  # reads the stack
+            page.locator("#btn-lift").click()
             expect(page.locator("#mode")).to_have_text("lifted", timeout=20_000)
             dst = SPACES[board.destinations(src)[0]]
             page.wait_for_function(  # the destinations blink: catch them lit

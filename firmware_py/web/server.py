@@ -63,14 +63,15 @@ def token_for(host: str, token: str | None) -> str | None:
 
 
 class Hub:
-    """Sends every page what changed: one task for all pages, so a change is read once."""
+    """Sends every page what changed: one task for all pages, so a change is read once, and each
+    page is sent a message only when it differs from the last one of its kind that page got."""
 
     def __init__(self, source: GameSource):
         self.source = source
-        self.pages: set[web.WebSocketResponse] = set()
+        self.pages: dict[web.WebSocketResponse, dict[str, str]] = {}  # page -> {type: last sent}
         self.wake = asyncio.Event()
-        self.last_state = self.last_leds = None
         self.seen = None
+        self.failing = False  # the view failed and has not worked since (said once)
         self.task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -107,27 +108,62 @@ class Hub:
             if self.pages:
                 await self.push()
 
-    async def push(self, force: bool = False) -> None:
+    async def welcome(self, ws: web.WebSocketResponse) -> None:
+        """A new page: send it the state and LEDs now, then whatever changes."""
+        self.pages[ws] = {}
+        await self.push(only=ws)
+
+    def leave(self, ws: web.WebSocketResponse) -> None:
+        self.pages.pop(ws, None)
+
+    async def push(self, only: web.WebSocketResponse | None = None) -> None:
+        """Send the pages (or the one page `only`) the state and LEDs where they changed."""
         changes = self.source.changes()
-        if changes is not None and changes == self.seen and not force:
+        if only is None and changes is not None and changes == self.seen:
             return
         try:
-            state, leds = self.state_message(), self.leds_message()
-        except Exception:  # the source was mid-update in another thread: read it next time
-            log.debug("state read failed, retrying", exc_info=True)
+            texts = {"state": self.state_message(), "leds": self.leds_message()}
+        except Exception as e:
+            await self.view_failed(e, only)
             return
-        self.seen = changes
-        for text, last in ((state, "last_state"), (leds, "last_leds")):
-            if text != getattr(self, last) or force:
-                setattr(self, last, text)
-                await self.broadcast(text)
+        if self.failing:
+            log.warning("the board's view works again: the pages are up to date")
+            self.failing = False
+        if only is None:
+            self.seen = changes
+        for ws in [only] if only is not None else list(self.pages):
+            sent = self.pages.get(ws, {})
+            for kind, text in texts.items():
+                if sent.get(kind) != text:
+                    sent[kind] = text
+                    await self.send(ws, text)
 
-    async def broadcast(self, text: str) -> None:
+    async def view_failed(self, error: Exception, only=None) -> None:
+        """The state could not be turned into a message: a bug in the view or the source, which
+        would freeze every page. Said loudly once (log and pages), then retried at every poll;
+        a page that opens meanwhile is told too."""
+        if only is not None:
+            await self.send(only, view_failed_message(error))
+        if self.failing:
+            return
+        self.failing = True
+        log.exception("the board's view failed: the pages show an old state until it works "
+                      "(retrying at every change)")
         for ws in list(self.pages):
-            try:
-                await ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                self.pages.discard(ws)
+            if ws is not only:
+                await self.send(ws, view_failed_message(error))
+
+    async def send(self, ws: web.WebSocketResponse, text: str) -> None:
+        try:
+            await ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            self.leave(ws)
+
+
+def view_failed_message(error: Exception) -> str:
+    return json.dumps({"type": "error", "id": None,
+                       "message": f"the board's view failed ({type(error).__name__}: {error}): "
+                                  "this page may be out of date; the server's log has the details"})
 
 
 def make_app(source: GameSource, token: str | None = None) -> web.Application:
@@ -192,9 +228,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                         "simulator": source.simulator,
                         "read_only_reason": None if acting else
                         "read-only: open the URL with the token printed by the server to act"})
-    await ws.send_str(hub.state_message())
-    await ws.send_str(hub.leds_message())
-    hub.pages.add(ws)
+    await hub.welcome(ws)
     try:
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
@@ -208,7 +242,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             if reply["type"] == "ok":
                 hub.wake.set()
     finally:
-        hub.pages.discard(ws)
+        hub.leave(ws)
     return ws
 
 
@@ -315,7 +349,10 @@ class WebThread:
             self.port = runner.addresses[0][1]
         except BaseException as e:  # e.g. the port is taken: tell the caller of start()
             self._error = e
-            self._ready.set()
+            try:  # stop what setup started (the hub's task), or it is "destroyed but pending"
+                self.loop.run_until_complete(runner.cleanup())
+            finally:  # (the loop stays open: the session may still tell it of a change)
+                self._ready.set()
             return
         self._ready.set()
         self.loop.run_forever()

@@ -33,7 +33,15 @@ from .source import ActionRefused, GameSource
 from .view import PIECE_WORDS, stacks_view
 
 NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.params.NOISE_LEVELS
+# The modes in which the controller's confirm button answers something (a question, a sensor
+# suspected faulty); anywhere else a press is refused with a word on the page.
+CONFIRM_ANSWERS = ("asking", "error", "unexplained", "calibrating")
 ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
+# A click is a hand that has let go: the page's hand lifts, carries and sets down at once, so
+# a placement is recorded as soon as the board has been still for the controller's settle time.
+# (Scripted players keep the human timing of `sim.params.HandTiming`.)
+CLICK_TIMING = {"lift": (0.04, 0.06), "set_down": (0.04, 0.06), "carry_speed": (2500.0, 3500.0),
+                "shortest_carry": 0.03}
 
 
 class SimDesk:
@@ -44,6 +52,8 @@ class SimDesk:
 
     def __init__(self, board):
         self.board = board
+        board.params = dataclasses.replace(
+            board.params, timing=dataclasses.replace(board.params.timing, **CLICK_TIMING))
         self.adc_max = board.adc_max
         self.link = True
         self.noise: str | float = "default"
@@ -233,10 +243,21 @@ class SessionSource(GameSource):
     def on_change(self, callback: Callable[[], None]) -> None:
         self.session.subscribe(lambda _session: callback())
 
+    def refuse_button(self, kind: str) -> None:
+        """Raise ActionRefused, saying why, when the board's button `kind` would do nothing now:
+        a press that does nothing must not look like one that went unheard."""
+        state = self.session.state
+        if kind == "takeback" and not state.board.move_stack:
+            raise ActionRefused("there is no ply to take back")
+        if kind == "confirm" and state.mode not in CONFIRM_ANSWERS:
+            raise ActionRefused("nothing to confirm: the board is not asking anything (confirm "
+                                "answers spaces flashing cyan, or says a space flagged red or "
+                                "orange is right as it is)")
+
     def act(self, kind: str, args: dict[str, Any]) -> str | None:
+        if kind in ("takeback", "confirm"):
+            self.refuse_button(kind)
         if kind == "takeback":
-            if not self.session.state.board.move_stack:
-                raise ActionRefused("there is no ply to take back")
             self.session.takeback()
             return None
         if kind == "new_game":

@@ -20,7 +20,6 @@ from pathlib import Path
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
-from .source import ActionRefused
 
 INTRO = """\
 The simulated DVONN board is at {url}
@@ -57,8 +56,16 @@ class SimulatorRun:
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
-        self._loop = threading.Thread(target=self.session.run, args=(self._stop,),
-                                      name="session", daemon=True)
+        self.failure: Exception | None = None  # what ended the session thread, if not stop()
+        self._loop = threading.Thread(target=self._run_session, name="session", daemon=True)
+
+    def _run_session(self) -> None:
+        from ..errors import StoreError
+
+        try:
+            self.session.run(self._stop)
+        except StoreError as e:  # e.g. the database locked by another program for too long
+            self.failure = e
 
     def start(self) -> "SimulatorRun":
         self._loop.start()
@@ -92,15 +99,13 @@ class SimulatorSource(SessionSource):
     def act(self, kind, args):
         if kind not in self.BUTTONS:
             return super().act(kind, args)
-        if kind == "takeback" and not self.session.state.board.move_stack:
-            raise ActionRefused("there is no ply to take back")
+        self.refuse_button(kind)
         board = self.desk.board
 
         def press():
             board.press(self.BUTTONS[kind])
             if kind == "new_game":
-                board.hand.cancel()
-                board.setup([()] * 49)  # the people clear the board for a new game
+                board.reset()  # the people clear the board and empty their hands
                 return "new game: the table is cleared; the last game stays in the store"
             return None
         return self.desk.call(press)
@@ -115,11 +120,12 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
     """
     import time
 
-    from ..store import default_path
+    from ..errors import StoreError
+    from ..store import sim_path
     from .server import parse_address
 
     prog = "dvonn-board sim"
-    db = getattr(args, "db", None) or default_path().with_name("sim-games.sqlite3")
+    db = getattr(args, "db", None) or sim_path()
     try:
         host, port = parse_address(str(getattr(args, "web", None) or "8080"))
         noise = getattr(args, "noise", None) or "default"
@@ -133,6 +139,9 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
+    except StoreError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 1
     except OSError as e:  # most often: the port is taken
         print(f"{prog}: cannot serve the page on {host}:{port}: {e.strerror or e} "
               "(choose another with --web PORT)", file=sys.stderr)
@@ -144,7 +153,9 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
         while run._loop.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
-        pass
+        return 0
     finally:
         run.stop()
-    return 0
+    # The session's thread ended by itself: say why, and fail (never a silent exit 0).
+    print(f"{prog}: {run.failure or 'the board stopped'}", file=sys.stderr)
+    return 1

@@ -65,8 +65,7 @@ def board_view(state: BoardState) -> dict:
         "extra": _names(state.extra),
         "hint": None if state.hint is None else str(state.hint),
         "signals": {SPACES[s]: name for s, name in signals(state).items()},
-        "time": round(state.time, 3),
-    }
+    }  # no frame time: it moves with every frame, and the page is sent only what changed
 
 
 def led_view(frame: LedFrame | None) -> list[str] | None:

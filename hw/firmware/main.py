@@ -3,16 +3,14 @@
 # It scans the 49 Hall sensors through four 74HC4067 multiplexers with the RP2040's ADC, drives
 # the WS2812 chain, and talks to the Pi over USB serial with the protocol of hw/protocol.py.
 #
-# Install (with MicroPython already on the Pico; `pip install mpremote`), from the repository:
+# Install (with MicroPython already on the Pico), from the installed dvonn-board on the Pi:
 #
-#     mpremote cp hw/protocol.py :protocol.py          # the SAME file the Pi uses
-#     mpremote cp hw/firmware/scanner.py :scanner.py
-#     mpremote cp hw/firmware/config.py :config.py     # after editing the pins, if yours differ
-#     mpremote cp hw/firmware/main.py :main.py
-#     mpremote reset
+#     dvonn-board firmware install                     # copies protocol.py, scanner.py,
+#                                                      # config.py, main.py with mpremote
+#     dvonn-board firmware install --config my_config.py   # if your pins differ
 #
-# protocol.py must be the copy from the dvonn-board version running on the Pi: both ends check
-# the protocol version, and a mismatch shows as bad_version in `scanner.stats`.
+# The files must come from the dvonn-board version running on the Pi: the scanner sends its
+# FIRMWARE_VERSION (scanner.py) in its HELLO, and the Pi refuses the frames of any other.
 # To get the REPL back, stop the Pi's dvonn-board service first, then `mpremote` (Ctrl-C works
 # again once the host is gone: this firmware only disables it while running).
 

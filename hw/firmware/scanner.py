@@ -13,6 +13,11 @@ try:
 except ImportError:
     import protocol  # MicroPython: protocol.py copied next to this file
 
+# The version of this firmware (main.py, scanner.py and the protocol.py copied with them), sent
+# in every HELLO. The Pi refuses the frames of a scanner whose version differs from the one in
+# its own installed package: change it whenever any of those files changes.
+FIRMWARE_VERSION = 2
+
 MUX_INPUTS = 16
 GRAY_ORDER = [i ^ (i >> 1) for i in range(MUX_INPUTS)]
 MAX_LEDS = protocol.MAX_BODY // 3
@@ -57,7 +62,7 @@ class Scanner:
 
     def hello_body(self):
         return protocol.hello_body(protocol.ROLE_SCANNER, self.adc_bits, self.channels,
-                                   self.leds, self.rate_hz, self.name)
+                                   self.leds, self.rate_hz, self.name, FIRMWARE_VERSION)
 
     def counters(self):
         d = self.decoder

@@ -12,6 +12,7 @@ const page = {
   layout: null, canAct: false, simulator: false, game: null, sim: null, leds: null,
   tool: "move", gesture: null, nextId: 1, ws: null, spaces: {},
   replies: [], inflight: {}, acked: 0, plan: false,
+  tapped: null, hover: null,  // the selected space (a tap) and the one under the mouse
 };
 const $ = (id) => document.getElementById(id);
 
@@ -78,9 +79,18 @@ function receive(m) {
 }
 
 let noticeTimer = null;
+// Text from the board, with `command` spans shown as code (never as literal backticks).
+function setText(node, text) {
+  node.textContent = "";
+  String(text || "").split("`").forEach((part, i) => {
+    if (i % 2) node.appendChild(document.createElement("code")).textContent = part;
+    else if (part) node.appendChild(document.createTextNode(part));
+  });
+}
+
 function notice(text, quiet) {
   const n = $("notice");
-  n.textContent = text;
+  setText(n, text);
   n.hidden = false;
   n.classList.toggle("quiet", !!quiet);
   clearTimeout(noticeTimer);
@@ -100,19 +110,52 @@ function el(name, attrs, parent) {
   return e;
 }
 
+// The board's outline: the hexagon through the six corner spaces, pushed out by `d` on every
+// side (a rim wide enough for the coordinates).
+function rim(d) {
+  const names = page.layout.spaces;
+  const p = ["a1", "i1", "k3", "k5", "c5", "a3"].map((n) => xy(names.indexOf(n)));
+  const normal = (a, b) => {  // outward unit normal of the edge a -> b
+    const dx = b[0] - a[0], dy = b[1] - a[1], l = Math.hypot(dx, dy);
+    return [-dy / l, dx / l];
+  };
+  return p.map((c, i) => {
+    const n1 = normal(p[(i + 5) % 6], c), n2 = normal(c, p[(i + 1) % 6]);
+    const k = d / (1 + n1[0] * n2[0] + n1[1] * n2[1]);
+    return [c[0] + (n1[0] + n2[0]) * k, c[1] + (n1[1] + n2[1]) * k];
+  });
+}
+
+// Coordinates on the rim, outside the LED rings: row numbers at both ends of each row, column
+// letters below row 1 and above row 5.
+function coordinateLabels(svg) {
+  const names = page.layout.spaces, off = 0.78 * U;
+  const label = (text, [x, y], dx, dy) =>
+    el("text", { class: "label", x: x + dx * off, y: y + dy * off }, svg).textContent = text;
+  for (let r = 1; r <= 5; r++) {
+    const row = names.filter((n) => n.slice(1) === String(r)).map((n) => xy(names.indexOf(n)));
+    label(String(r), row[0], -1, 0);
+    label(String(r), row[row.length - 1], 1, 0);
+  }
+  for (const col of "abcdefghijk") {
+    const spaces = names.filter((n) => n[0] === col);
+    if (spaces.includes(col + "1")) label(col, xy(names.indexOf(col + "1")), -0.5, SQ);
+    if (spaces.includes(col + "5")) label(col, xy(names.indexOf(col + "5")), 0.5, -SQ);
+  }
+}
+
 function setup() {
   const svg = $("board");
   svg.innerHTML = "";
   const names = page.layout.spaces;
-  const trayH = page.simulator ? 1.3 * U : 0;
-  svg.setAttribute("viewBox", `${-2.1 * U} ${-1.05 * U} ${12.2 * U} ${(4 * SQ + 2.1) * U + trayH}`);
-  // The wooden hexagon, through the six corners pushed outwards.
-  const corners = ["a1", "i1", "k3", "k5", "c5", "a3"].map((n) => xy(names.indexOf(n)));
-  const cx = 4 * U, cy = 2 * SQ * U;
-  el("polygon", { class: "wood", points: corners.map(([x, y]) => {
-    const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy);
-    return `${x + dx / d * 0.95 * U},${y + dy / d * 0.95 * U}`;
-  }).join(" ") }, svg);
+  const wood = rim(1.1 * U);
+  const xs = wood.map((p) => p[0]), ys = wood.map((p) => p[1]);
+  const left = Math.min(...xs) - 4, top = Math.min(...ys) - 4, bottom = Math.max(...ys) + 4;
+  const width = Math.max(...xs) + 4 - left;
+  const trayH = page.simulator ? 1.15 * U : 0;
+  svg.setAttribute("viewBox", `${left} ${top} ${width} ${bottom - top + trayH}`);
+  el("polygon", { class: "wood", points: wood.map(([x, y]) => `${x},${y}`).join(" ") }, svg);
+  coordinateLabels(svg);
   const at = {};
   page.layout.coords.forEach(([c, r], i) => { at[c + "," + r] = i; });
   page.layout.coords.forEach(([c, r], i) => {
@@ -128,20 +171,26 @@ function setup() {
     const [x, y] = xy(i);
     const g = el("g", { class: "space", "data-space": name, transform: `translate(${x},${y})` }, svg);
     const title = el("title", {}, g);
-    const led = el("circle", { class: "led", r: 0.43 * U, fill: "none", stroke: "none" }, g);
+    // A dark edge on both sides of a lit ring sets it off from a piece of its own colour.
+    const ledBack = el("circle", { class: "led-back", r: 0.42 * U, fill: "none" }, g);
+    const led = el("circle", { class: "led", r: 0.42 * U, fill: "none", stroke: "none" }, g);
     el("circle", { class: "hole", r: 0.1 * U }, g);
-    el("text", { class: "label", y: 0.42 * U }, g).textContent = name;
     const loose = el("g", { class: "loose", transform: `translate(${0.28 * U},${-0.28 * U})` }, g);
     const stack = el("g", { class: "stack" }, g);
+    el("circle", { class: "selected", r: 0.5 * U, fill: "none" }, g);
     el("circle", { class: "hit", r: 0.5 * U, fill: "transparent" }, g);
-    page.spaces[name] = { g, title, led, stack, loose };
+    page.spaces[name] = { g, title, led, ledBack, stack, loose };
   });
   if (page.simulator) {
-    const y = (4 * SQ + 1.05) * U;
-    el("rect", { class: "tray", x: 1.5 * U, y, width: 5 * U, height: 0.9 * U, rx: 10,
-      "data-space": "box" }, svg);
-    el("text", { class: "tray-text", x: 4 * U, y: y + 0.52 * U }, svg)
-      .textContent = "the box: drop a stack here to take it off the board";
+    const y = bottom + 0.1 * U, w = 7.5 * U, x = 4 * U - w / 2;
+    el("rect", { class: "tray", x, y, width: w, height: 0.9 * U, rx: 10, "data-space": "box" }, svg);
+    const text = el("text", { class: "tray-text", x: 4 * U, y: y + 0.45 * U }, svg);
+    text.textContent = "the box: a stack put here leaves the board";
+    const room = w - 0.4 * U;  // a font wider than ours must not spill out of the box
+    if (text.getComputedTextLength() > room) {
+      text.setAttribute("textLength", room);
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
   const ghost = el("g", { class: "ghost", visibility: "hidden" }, svg);
   page.ghost = ghost;
@@ -196,7 +245,7 @@ function drawStack(g, stack, scale) {
   g.innerHTML = "";
   if (!stack) return;
   const top = stack[stack.length - 1];
-  const r = 0.34 * U * (scale || 1);
+  const r = 0.31 * U * (scale || 1);
   el("circle", { class: "disc " + top, r }, g);
   if (stack.includes("D") && (top !== "D" || stack.length > 1))
     el("circle", { class: "dvonn-mark", r: r * 0.72 }, g);
@@ -224,7 +273,13 @@ function draw() {
   const mode = $("mode");
   mode.textContent = game.mode.replace(/_/g, " ");
   mode.className = "badge " + game.mode;
-  $("message").textContent = game.message || fallbackMessage(game);
+  // The headline says what the board waits for; while it only waits for the player to move,
+  // that is whose turn it is, and a standing note (a faulty sensor...) goes under it.
+  const waiting = game.mode === "idle" || game.mode === "over";
+  setText($("message"), waiting ? fallbackMessage(game) : game.message || fallbackMessage(game));
+  const note = waiting && game.message && game.message !== fallbackMessage(game) ? game.message : "";
+  setText($("note"), note);
+  $("note").hidden = !note;
   $("turn").textContent = game.winner ? "—" : game.turn +
     (game.to_place ? ` (places ${PIECE_WORD[game.to_place]})` : "");
   $("phase").textContent = game.phase === 1 ? "1: placing" : "2: moving";
@@ -259,11 +314,13 @@ function draw() {
   }
   $("btn-remove-cut").hidden = !(page.simulator && game.remove.length);
   drawHand();
+  drawReading();
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
 }
 
 function fallbackMessage(game) {
   if (game.winner) return game.winner === "draw" ? "game over: a draw" : `game over: ${game.winner} wins`;
+  if (game.mode === "over") return "game over";
   if (game.mode === "calibrating") return "calibrating: keep the board empty and still";
   if (game.mode !== "idle") return "";
   if (game.to_place) return `${game.turn} to place a ${PIECE_WORD[game.to_place]} piece`;
@@ -277,6 +334,7 @@ function drawLeds() {
     const c = leds[i];
     const on = c && c !== "#000000";
     page.spaces[name].led.setAttribute("stroke", on ? c : "none");
+    page.spaces[name].ledBack.setAttribute("stroke", on ? "#17110a" : "none");
     page.spaces[name].g.dataset.led = on ? c : "";
   });
 }
@@ -303,24 +361,84 @@ function drawHand() {
   page.ghost.setAttribute("visibility", h.holding && page.ghostPlaced ? "visible" : "hidden");
 }
 
+// The fault controls show the simulator's settings, except one the person is changing (in
+// focus, or its request not answered yet: the state on its way may predate it).
 function syncFaults(f) {
-  const active = document.activeElement;
-  if (active !== $("noise") && typeof f.noise === "string") $("noise").value = f.noise;
-  if (active !== $("dead")) $("dead").value = f.dead || "";
-  $("link").checked = f.link !== false;
+  const pending = new Set(Object.values(page.inflight));
+  const free = (id, kind) => document.activeElement !== $(id) && !pending.has(kind);
+  if (free("noise", "noise") && typeof f.noise === "string") $("noise").value = f.noise;
+  if (free("dead", "dead_sensor")) $("dead").value = f.dead || "";
+  if (free("link", "link")) $("link").checked = f.link !== false;
 }
 
 // -- acting ------------------------------------------------------------------------------------
+// In the simulator the page is the hand. A tap (or click) reads a space and never moves a stack;
+// lifting is a distinct action: the Lift button under the board, or dragging the stack. While
+// the hand holds a stack, a tap sets it down there (on the box: off the board). In phase 1 a tap
+// on an empty space places the next piece.
+const DRAG_PX = 8;  // a pointer that moves this far while pressed drags rather than taps
+const TOOL_HOW = {
+  remove: "Tap a stack to take it off the board (Move / place: back to moving pieces).",
+  knock: "Tap a stack to knock it off its space (Move / place: back to moving pieces).",
+  restore: "Tap a knocked stack's space to push it back (Move / place: back to moving pieces).",
+};
+
 function spaceAt(ev) {
   const e = document.elementFromPoint(ev.clientX, ev.clientY);
   const g = e && e.closest("[data-space]");
   return g ? g.dataset.space : null;
 }
 
-function showTapped(name) {
+function gameOver() {
+  return !!(page.game && (page.game.winner || page.game.mode === "over"));
+}
+
+function mayLift(name) {
+  return page.simulator && page.canAct && page.tool === "move" && !gameOver() && !holding() &&
+    !!name && name !== "box" && !!shownStacks()[name];
+}
+
+function select(name) {
   if (!name || name === "box") return;
-  const stacks = shownStacks();
-  $("tapped").textContent = describe(name, stacks[name]);
+  if (page.tapped && page.spaces[page.tapped]) page.spaces[page.tapped].g.classList.remove("is-selected");
+  page.tapped = name;
+  page.spaces[name].g.classList.add("is-selected");
+  drawReading();
+}
+
+// The line under the board: the selected space as it is now (redrawn with every state, so it
+// never goes stale), the Lift button for it, and what a tap does next.
+function drawReading() {
+  if (!page.layout) return;
+  const name = page.tapped, shown = page.hover || name;  // hovering reads; a tap selects
+  if (shown) {
+    let t = describe(shown, shownStacks()[shown]);
+    const sig = page.game && page.game.signals[shown];
+    if (sig) t += ` — LED: ${page.layout.signals[sig].meaning}`;
+    $("tapped").textContent = t;
+  }
+  const lift = $("btn-lift");
+  lift.hidden = !mayLift(name);
+  if (!lift.hidden) {
+    const count = $("lift-count").value;
+    lift.textContent = count && Number(count) < shownStacks()[name].length
+      ? `Lift the top ${count} of ${name}` : `Lift ${name}`;
+  }
+  const how = $("how");
+  how.hidden = !(page.simulator && page.canAct && page.game);
+  if (how.hidden) return;
+  if (page.tool !== "move") how.textContent = TOOL_HOW[page.tool];
+  else if (holding()) how.textContent = "Tap a space to set the stack down there (the box: off the board), or drag it there.";
+  else if (gameOver()) how.textContent = "The game is over: New game to play again. Tap a stack to read it.";
+  else if (page.game.phase === 1) how.textContent = "Tap an empty space to place the next piece; tap a stack to read it.";
+  else how.textContent = "Tap a stack to read it, then Lift to pick it up (or drag it where it goes).";
+}
+
+function lift(name) {
+  const count = $("lift-count").value;
+  send({ type: "lift", space: name, count: count ? Number(count) : null });
+  drawHand();
+  drawReading();
 }
 
 function svgPoint(ev) {
@@ -332,47 +450,43 @@ function svgPoint(ev) {
 
 function onDown(ev) {
   const name = spaceAt(ev);
-  showTapped(name);
+  select(name);
   if (!page.simulator || !page.canAct || !name) return;
-  const stacks = shownStacks();
-  page.gesture = { start: name, lifted: false, wasHolding: holding() };
-  if (page.tool === "move") {
-    if (!holding() && name !== "box") {
-      if (stacks[name]) {
-        const count = $("lift-count").value;
-        send({ type: "lift", space: name, count: count ? Number(count) : null });
-        page.gesture.lifted = true;
-        drawHand();
-      } else if (page.game.phase === 1 || $("piece").value) {
-        send({ type: "place", space: name, piece: $("piece").value || null });
-      }
-    }
-  } else if (name !== "box") {
-    send({ type: page.tool, space: name });
-  }
+  page.gesture = { start: name, x: ev.clientX, y: ev.clientY, dragging: false };
   ev.preventDefault();
 }
 
 function onMove(ev) {
+  const g = page.gesture;
+  if (g && !g.dragging && Math.hypot(ev.clientX - g.x, ev.clientY - g.y) >= DRAG_PX) {
+    g.dragging = true;
+    if (mayLift(g.start)) lift(g.start);  // dragging a stack lifts it
+    else if (!holding()) g.dragging = false;
+  }
   if (!holding()) return;
   const p = svgPoint(ev);
   page.ghost.setAttribute("transform", `translate(${p.x},${p.y})`);
   page.ghostPlaced = true;
   if (page.sim && page.sim.hand && page.sim.hand.holding) page.ghost.setAttribute("visibility", "visible");
-  if (page.gesture && page.gesture.lifted) page.gesture.moved = true;
 }
 
 function onUp(ev) {
   const g = page.gesture;
   page.gesture = null;
-  if (!g || !page.simulator || !page.canAct || page.tool !== "move") return;
+  if (!g || !page.simulator || !page.canAct) return;
   const name = spaceAt(ev);
-  if (!name) return;
-  const dropAfterDrag = g.lifted && name !== g.start;
-  const secondClick = g.wasHolding;
-  if (!dropAfterDrag && !secondClick) return;  // a click that lifted: the stack stays in hand
-  if (name === "box") send({ type: "discard" });
-  else send({ type: "put", space: name });
+  if (!name) return;  // let go off the board: a held stack stays in the hand
+  if (page.tool !== "move") {
+    if (name !== "box" && !g.dragging) send({ type: page.tool, space: name });
+    return;
+  }
+  if (holding()) {  // set down here (a tap, or the end of a drag)
+    send(name === "box" ? { type: "discard" } : { type: "put", space: name });
+  } else if (!g.dragging && name !== "box" && !shownStacks()[name] && !gameOver() &&
+             (page.game.phase === 1 || $("piece").value)) {
+    send({ type: "place", space: name, piece: $("piece").value || null });
+  }
+  drawReading();
 }
 
 function wire() {
@@ -382,12 +496,17 @@ function wire() {
   window.addEventListener("pointerup", onUp);
   svg.addEventListener("mouseover", (ev) => {
     const g = ev.target.closest && ev.target.closest("[data-space]");
-    if (g && g.dataset.space !== "box") showTapped(g.dataset.space);
+    page.hover = g && g.dataset.space !== "box" ? g.dataset.space : null;
+    drawReading();
   });
+  svg.addEventListener("mouseleave", () => { page.hover = null; drawReading(); });
+  $("btn-lift").addEventListener("click", () => { if (mayLift(page.tapped)) lift(page.tapped); });
+  $("lift-count").addEventListener("change", drawReading);
   for (const b of document.querySelectorAll("[data-tool]")) {
     b.addEventListener("click", () => {
       page.tool = b.dataset.tool;
       for (const o of document.querySelectorAll("[data-tool]")) o.classList.toggle("active", o === b);
+      drawReading();
     });
   }
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
