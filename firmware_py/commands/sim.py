@@ -181,7 +181,9 @@ def run_autoplay(args) -> int:
 MEANINGS = """  auto: plies recorded from the sensors alone; asked: plies the board asked about (cyan, the
   player lifted the stack again or pressed confirm); wrong: plies recorded other than played
   (must be 0); resyncs: times the board found the pieces not matching the game (a mistake,
-  a takeback) and guided them back; mistakes: clumsy hands the players were given."""
+  a takeback) and guided them back; mistakes: clumsy hands the players were given; stalled:
+  games in which nothing was recorded for two minutes; after settling: from the board being
+  still for the settle time (200 ms after the hand let go) to the ply being recorded."""
 
 
 def summary(results) -> str:
@@ -201,4 +203,18 @@ def summary(results) -> str:
             f"  {plies} plies: auto {auto}{share}, asked {sum(r.asked for r in results)}, "
             f"wrong {sum(r.wrong for r in results)}, "
             f"resyncs {sum(r.resyncs for r in results)}, "
-            f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n{MEANINGS}")
+            f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n"
+            f"{_stalls_and_delay(results)}{MEANINGS}")
+
+
+def _stalls_and_delay(results) -> str:
+    """'  stalled 0, recorded 10 ms after settling (median)' (games without these: nothing)."""
+    if not all(hasattr(r, "stalled") for r in results):
+        return ""
+    after = sorted(max(0.0, d - SETTLE_S) for r in results for _, d in r.delays)
+    median = f"{after[len(after) // 2] * 1e3:.0f} ms" if after else "-"
+    return (f"  stalled {sum(r.stalled for r in results)}, recorded {median} after settling "
+            "(median)\n")
+
+
+SETTLE_S = 0.2  # the controller's default settle time
