@@ -292,8 +292,13 @@ class Controller:
             if still_long:
                 self.recorder.provisional = False  # no hand holds a stack that still: it landed
             return
-        d = self.reference.explain(self.inference, st.board, self.pending, snap,
-                                   amendable=self.recorder.provisional)
+        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
+        ref = self.reference
+        for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
+                snap.values):
+            ref.reseat(s)
+        d = ref.explain(self.inference, st.board, self.pending, snap,
+                        amendable=self.recorder.provisional)
         self.last_decision = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False
@@ -367,18 +372,14 @@ class Controller:
             # over the board is not modelled; a ply before it is recorded once it is set down).
             self.mismatch.clear()
             best = d.best
-            self.reference.reseat(best.src)
             if (not best.plies and not best.amends
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(None, lifted=best.src)
                 return
             self._show_held(best)
         elif kind == "relift":
-            self.reference.reseat(d.best.src)
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
-            if kind == "badlift":
-                self.reference.reseat(d.best.src)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
             held = self.questions.ambiguous(st, d, snap)

@@ -117,7 +117,7 @@ class Reference:
         for s in NEAR[space]:
             x = abs(model.stack_crosstalk(s, space, self.stacks[space])) * model.rel_xt
             lo, hi, v, w = loose.get(s, (0.0, 0.0, 0.0, 0.0))
-            loose[s] = (lo - x, hi + x, v, w)
+            loose[s] = (min(lo, -x), max(hi, x), v, w)  # asked again while gone: no wider
         self.inference.loose = loose
 
     def _landed(self, snap, stacks) -> None:
