@@ -96,10 +96,10 @@ class Reference:
                 if s in changes and s not in landed:
                     continue  # lifted or cleared: read at rest
                 rest = d.get(s, 0.0) - (snap.values[s] - self.values[s])  # still to come
-                v = var.get(s, 0.0)
+                v, w = var.get(s, 0.0), wide.get(s, 0.0)
                 # Within the model's own uncertainty of contact: read at contact already.
-                loose[s] = (min(0.0, rest), max(0.0, rest), v if rest * rest > 4 * v else 0.0,
-                            wide.get(s, 0.0))
+                # Else contact is only as well known as where the landed pieces sit.
+                loose[s] = (min(0.0, rest), max(0.0, rest), w if rest * rest > 4 * v else 0.0, w)
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
