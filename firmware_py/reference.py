@@ -103,22 +103,16 @@ class Reference:
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
-        """The stack on `space` is in the hand and may be set back: never where it stood (a
-        piece sits up to `Tolerances.placement_mm` off its intersection), so its own reading
-        may then differ by as much as that makes, and its neighbours' by their cross-talk's
-        uncertainty (`Inference.loose`, until the board has been still for `hold_s`)."""
+        """The stack on `space` is gone from it (in the hand, knocked aside) and may be set
+        back: never where it stood (a piece sits up to `Tolerances.placement_mm` off its
+        intersection), so its own reading may then differ by as much as that makes
+        (`Inference.loose`, until the board has been still for `hold_s`). Its neighbours'
+        cross-talk changes by a few hundredths of a mT: left to the model's own spread."""
         if self.values is None or not self.stacks[space]:
             return
-        model = self.model
         own = abs(self.values[space] - self.cal.baseline[space])
-        span = own * model.own_spread(0)
-        loose = dict(self.inference.loose)
-        loose[space] = (-span, span, 0.0, 0.0)
-        for s in NEAR[space]:
-            x = abs(model.stack_crosstalk(s, space, self.stacks[space])) * model.rel_xt
-            lo, hi, v, w = loose.get(s, (0.0, 0.0, 0.0, 0.0))
-            loose[s] = (min(lo, -x), max(hi, x), v, w)  # asked again while gone: no wider
-        self.inference.loose = loose
+        span = own * self.model.own_spread(0)
+        self.inference.loose = {**self.inference.loose, space: (-span, span, 0.0, 0.0)}
 
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.

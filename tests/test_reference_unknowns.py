@@ -77,7 +77,7 @@ def test_a_stack_in_the_hand_may_come_back_anywhere_its_placement_allows():
     lo, hi = inference.loose[E3][:2]
     own = abs(ref.values[E3] - cal.baseline[E3])
     assert lo == -hi and 0.15 * own < hi < 0.3 * own  # 2.5 mm off-centre: up to a quarter
-    assert inference.loose[F3][1] > 0  # the neighbours' cross-talk with it
+    assert F3 not in inference.loose  # the neighbours' cross-talk: the model's own spread
 
 
 def test_baselines_under_standing_stacks_follow_drift_but_not_steps():
