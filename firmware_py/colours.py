@@ -15,6 +15,7 @@ slow       on half a second, off half a second           "you may go here"
 double     two short flashes, then dark                  "take this off"
 flash      one short flash a second                      a question or a suggestion
 fast       four blinks a second                          "wrong" / "stop"
+triple     three short flashes, then dark               "hurry": the mover's time is low
 =========  ===========================================  =====================================
 
 Signals that can be lit at the same time never share a pattern (`MODE_SIGNALS` lists what can
@@ -59,6 +60,8 @@ PATTERNS: dict[str, Pattern] = {
     "double": Pattern(1.2, ((0.0, 0.15), (0.3, 0.45)), "two short flashes, then dark"),
     "flash": Pattern(1.0, ((0.0, 0.2),), "one short flash a second"),
     "fast": Pattern(0.25, ((0.0, 0.125),), "four blinks a second"),
+    "triple": Pattern(1.5, ((0.0, 0.12), (0.24, 0.36), (0.48, 0.6)),
+                      "three short flashes, then dark"),
 }
 
 
@@ -92,13 +95,18 @@ SIGNALS = (
     Signal("missing", (255, 90, 0), "steady", "a stack belongs here: put it back"),
     Signal("extra", (255, 110, 150), "double", "this space should be empty: take it off"),
     # Suggestions and announcements.
-    Signal("computer_from", (0, 150, 150), "double", "the computer's move: lift this stack"),
-    Signal("computer_to", (160, 255, 0), "flash", "the computer's move or placement: put it here"),
+    Signal("computer_from", (0, 150, 150), "double",
+           "the computer's move (or a hint): lift this stack"),
+    Signal("computer_to", (160, 255, 0), "flash",
+           "the computer's move or placement (or a hint): put it here"),
     Signal("pass", (0, 140, 255), "fast",
            "this player has no move and passes (lit on the passing player's stacks)"),
     # The end.
     Signal("winner", (0, 255, 140), "steady", "game over: the winner's stacks"),
     Signal("draw", (180, 180, 255), "slow", "game over: a draw (every stack)"),
+    # The game clock.
+    Signal("low_time", (255, 0, 90), "triple",
+           "the player to move is low on time (lit on the six corners)"),
     # The machine itself.
     Signal("link_lost", (255, 255, 0), "fast",
            "the scanner link is lost: play paused (lit on the six corners)"),
@@ -112,10 +120,10 @@ BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
 
 MODE_SIGNALS: dict[str, tuple[str, ...]] = {
     "idle": ("white_to_play", "black_to_play", "dvonn_to_place", "computer_from", "computer_to",
-             "pass"),
-    "lifted": ("source", "destination", "computer_to", "error", "remove"),
-    "error": ("error", "source", "destination", "remove"),
-    "removing": ("remove", "error"),
+             "pass", "low_time"),
+    "lifted": ("source", "destination", "computer_to", "error", "remove", "low_time"),
+    "error": ("error", "source", "destination", "remove", "low_time"),
+    "removing": ("remove", "error", "low_time"),
     "asking": ("ask", "error", "remove"),
     "unexplained": ("missing", "extra", "error"),
     "calibrating": ("calibrating", "missing", "extra"),

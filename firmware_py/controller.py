@@ -22,7 +22,7 @@ reference (`reference`), and the controller moves between its modes:
                                                           error, paused, link_lost
     paused       a takeback being rebuilt                idle, lifted, removing, over, asking,
                                                           error, unexplained, link_lost
-    over         the winner                              idle (a takeback rebuilt), lifted,
+    over         the winner (or who ran out of time: end) idle (a takeback rebuilt), lifted,
                                                           asking, error, unexplained, paused,
                                                           link_lost
     link_lost    no frames: nothing is decided           the mode it left (frames come back)
@@ -131,6 +131,7 @@ class Controller:
         self.last_decision: Decision | None = None
         self._mode_before_link: str | None = None
         self._settled = None  # (stable since, plies, pending) of the board last explained
+        self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
     @property
@@ -181,7 +182,8 @@ class Controller:
             st.message = self.faults.note()
         if snap is not None:
             self._on_snapshot(snap)
-        elif st.mode != "unexplained" and self.mismatch.due(frame.time, self.settler.moving):
+        elif (st.mode != "unexplained" and not self.ended
+              and self.mismatch.due(frame.time, self.settler.moving)):
             self.mismatch.show(st, self.settler.snapshot, self.pending)
 
     def button(self, name: str) -> None:
@@ -225,9 +227,19 @@ class Controller:
             self.settler.noise = old.noise
             self.settler.ignore = old.ignore
 
+    def end(self, message: str) -> None:
+        """The game ended off the board (a player's time ran out): `over` with `message`;
+        nothing more is recorded and, as on a chess clock, the flag is final (no takeback)."""
+        self.ended = message
+        self.questions.clear()
+        self.mismatch.clear()
+        self.state.clear_marks()
+        self.state.mode = "over"
+        self.state.message = message
+
     def takeback(self) -> None:
         """Take back the last ply (and the forced passes after it); the players rebuild."""
-        if not self.recorder.takeback(self.state.board):
+        if self.ended or not self.recorder.takeback(self.state.board):
             return
         self.pending = {}
         self.mismatch.clear()
@@ -248,6 +260,7 @@ class Controller:
     def new_game(self) -> None:
         """Start again from the empty board (the empty board is read again first)."""
         self.state = BoardState(board=Board())
+        self.ended = None
         self.pending = {}
         self.faults.reset()  # the empty board is checked again: a repaired sensor is trusted
         self.settler.ignore.clear()
@@ -272,7 +285,7 @@ class Controller:
         self.inference.hold_s = self.ask_after_s * min(3.0, max(
             1.0, self.settler.tolerance / (0.5 * self.cal.codes_per_mt)))
         st = self.state
-        if st.mode == "link_lost":
+        if st.mode == "link_lost" or self.ended:
             return
         if st.mode == "asking":
             answer = self.questions.check(st, snap)

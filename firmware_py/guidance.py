@@ -57,13 +57,17 @@ def signals(state: BoardState) -> dict[int, str]:
     elif mode == "asking":
         mark(state.ask, "ask")
     elif mode == "over":
-        winner = board.winner()
+        flagged = getattr(state.clock, "flagged", None)
+        winner = board.winner() if flagged is None else 1 - flagged
         if winner == "draw":
             mark([s for s in range(N_SPACES) if board.height(s)], "draw")
         elif winner is not None:
             mark([s for s in range(N_SPACES) if board.owner(s) == winner], "winner")
     if mode != "idle":  # cut-off stacks stay marked while the next stack is in the hand
         mark(state.remove, "remove")
+    if getattr(state.clock, "low", False) and mode in ("idle", "lifted", "error", "removing"):
+        # The mover's time is low: the corners, except where the lifted stack may go.
+        mark([c for c in CORNERS if lit.get(c) not in ("source", "destination")], "low_time")
     # Corrections are laid over whatever the mode shows: they are what the player must do first.
     mark(state.missing, "missing")
     mark(state.extra, "extra")

@@ -1,5 +1,9 @@
 """Engine matches between two players (no physics): games, results and a summary.
 
+With openings (placement phases read by `read_openings`), each pair of games starts from the
+same placement phase with colours swapped, so the moving phase is measured apart from the
+placements.
+
 >>> from firmware_py.match import play_match
 >>> results, summary = play_match("greedy", "random", games=2, seed=1)
 >>> [r.plies >= 49 for r in results], summary.games
@@ -12,7 +16,8 @@ import time
 from dataclasses import dataclass, field
 
 from .players import parse_spec
-from .rules import BLACK, PLAYER_NAMES, WHITE, Board, Ply
+from .errors import IllegalPly
+from .rules import BLACK, N_PLACEMENTS, PLAYER_NAMES, WHITE, Board, Ply
 
 COLOURS = PLAYER_NAMES  # ('white', 'black')
 
@@ -32,6 +37,7 @@ class GameResult:
     moves: tuple[int, int]           # plies chosen (white, black)
     max_seconds: tuple[float, float] # the longest single ply (white, black)
     record: list[str] = field(default_factory=list)
+    opening: int | None = None       # 1-based line number in the openings, if one was used
 
     @property
     def first_result(self) -> str:
@@ -51,6 +57,7 @@ class GameResult:
                              for i, c in enumerate(COLOURS)},
             "max_seconds": {c: round(self.max_seconds[i], 3) for i, c in enumerate(COLOURS)},
             "record": " ".join(self.record),
+            **({} if self.opening is None else {"opening": self.opening}),
         }
 
 
@@ -139,16 +146,76 @@ def _tally_text(t: Tally) -> str:
     return f"{t.wins}-{t.draws}-{t.losses}"
 
 
-def play_game(white, black, max_plies: int = 400) -> tuple[Board, list[float], list[int],
-                                                         list[float]]:
-    """Play one game between two callables Board -> Ply; returns the final board and the
-    thinking time, plies chosen and longest ply per colour. Each player gets a copy of the
-    board, so a buggy player cannot corrupt the game."""
-    board = Board()
+def read_openings(path) -> list[tuple[int, list[Ply]]]:
+    """Placement phases from a text file: (line number, plies) for each line that holds one.
+
+    A line is a placement phase as ply tokens (`e3 c3 g3 d2 ...`, 49 of them); a longer line
+    (a whole game record) counts up to its 49th ply. Blank lines and lines starting with #
+    are skipped. ValueError naming the file, line and token for anything else.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "openings.txt"
+    >>> _ = f.write_text("# one opening\\ne3 c3 g3 zz\\n")
+    >>> read_openings(f)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...openings.txt line 2, token 4 'zz': no space named 'zz' ...
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: cannot read openings: {e}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        board = Board()
+        for i, token in enumerate(tokens[:N_PLACEMENTS], 1):
+            try:
+                board.push(Ply.parse(token))
+            except (ValueError, IllegalPly) as e:
+                raise ValueError(f"{path} line {number}, token {i} {token!r}: {e}") from None
+        if board.ply_count < N_PLACEMENTS:
+            raise ValueError(f"{path} line {number}: {board.ply_count} placements, a placement "
+                             f"phase has {N_PLACEMENTS}")
+        out.append((number, list(board.move_stack)))
+    if not out:
+        raise ValueError(f"{path}: no openings (one placement phase per line)")
+    return out
+
+
+def play_openings(spec: str, count: int, seed: int = 0) -> list[tuple[int, list[Ply]]]:
+    """`count` placement phases of SPEC against itself, numbered 1..count: openings for
+    play_match that neither side of a match chose (e.g. `ai:classic` for the new engine).
+
+    >>> [(n, len(plies)) for n, plies in play_openings("random", 2)]
+    [(1, 49), (2, 49)]
+    """
+    out = []
+    for n in range(1, count + 1):
+        s1, s2 = game_seeds(seed, n)
+        players = (parse_spec(spec, s1), parse_spec(spec, s2))
+        board = Board()
+        while board.ply_count < N_PLACEMENTS:
+            board.push(players[board.turn](board.copy()))
+        out.append((n, list(board.move_stack)))
+    return out
+
+
+def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tuple[
+        Board, list[float], list[int], list[float]]:
+    """Play one game between two callables Board -> Ply, from the plies `start` (an opening);
+    returns the final board and the thinking time, plies chosen and longest ply per colour.
+    Each player gets a copy of the board, so a buggy player cannot corrupt the game."""
+    board = Board.from_plies(start)
     seconds, moves, longest = [0.0, 0.0], [0, 0], [0.0, 0.0]
     players = (white, black)
     while not board.is_over():
-        if board.ply_count >= max_plies:
+        if len(board.move_stack) >= max_plies:
             raise RuntimeError(f"game did not end within {max_plies} plies")
         turn = board.turn
         t0 = time.perf_counter()
@@ -169,9 +236,12 @@ def game_seeds(seed: int, game: int) -> tuple[int, int]:
 
 
 def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bool = True,
-               on_game=None) -> tuple[list[GameResult], Summary]:
+               on_game=None, openings: list[tuple[int, list[Ply]]] | None = None,
+               ) -> tuple[list[GameResult], Summary]:
     """Play `games` games between two SPECs; with `alternate`, the --black player takes White
-    in the even-numbered games. `on_game(result)` is called after each game."""
+    in the even-numbered games. With `openings` (from read_openings), games 2k-1 and 2k start
+    from opening k (in turn, from the first again when they run out). `on_game(result)` is
+    called after each game."""
     results = []
     summary = Summary(first, second)
     for g in range(1, games + 1):
@@ -179,14 +249,15 @@ def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bo
         p1, p2 = parse_spec(first, s1), parse_spec(second, s2)
         swapped = alternate and g % 2 == 0
         white, black = (p2, p1) if swapped else (p1, p2)
-        board, seconds, moves, longest = play_game(white, black)
+        line, start = openings[(g - 1) // 2 % len(openings)] if openings else (None, [])
+        board, seconds, moves, longest = play_game(white, black, start=start)
         win = board.winner()
         r = GameResult(
             game=g, white=second if swapped else first, black=first if swapped else second,
             swapped=swapped, winner=win if win == "draw" else COLOURS[win],
             score=board.score(), plies=board.ply_count, seconds=tuple(seconds),
             moves=tuple(moves), max_seconds=tuple(longest),
-            record=[str(p) for p in board.move_stack])
+            record=[str(p) for p in board.move_stack], opening=line)
         summary.add(r)
         results.append(r)
         if on_game is not None:

@@ -8,6 +8,9 @@ SPEC is one of:
                          (a level's depth cap, if it has one, still applies)
   ai:LEVEL,depth=D       ... with a fixed depth per move
   ai:LEVEL,time=S        ... with S seconds per move
+  ai:LEVEL,game=S        ... with S seconds for its whole game (shared out by `ai.GameClock`)
+  ai:classic[:LEVEL]     the engine as it was before issue 15 (`firmware_py.ai.classic`), a
+                         yardstick; takes the same options
 
 Every player takes a seed, so a match is reproducible (fully so when no clock is involved).
 
@@ -75,22 +78,46 @@ class GreedyPlayer(Player):
 
 
 class AIPlayer(Player):
-    """The search engine at a level, or with a fixed node / depth / time budget per move."""
+    """The search engine at a level, or with a fixed node / depth / time budget per move, or
+    a time budget for the whole game (`game`, seconds). One player plays one game: its search
+    table and its clock carry over from ply to ply."""
 
     def __init__(self, level: int = ai.DEFAULT_LEVEL, seed: int | None = None, *,
                  nodes: int | None = None, depth: int | None = None,
-                 seconds: float | None = None, name: str | None = None):
+                 seconds: float | None = None, game: float | None = None,
+                 name: str | None = None):
         super().__init__(seed)
         ai.level_seconds(level)  # validates the level
         self.level, self.nodes, self.depth, self.seconds = level, nodes, depth, seconds
         self.name = name or f"ai:{level}"
         self.searcher = ai.Searcher(self.rng)
+        self.clock = ai.GameClock(game) if game is not None else None
         self.last: ai.SearchResult | None = None
 
     def __call__(self, board: Board) -> Ply:
         self.last = ai.choose(board, self.level, self.rng, nodes=self.nodes, depth=self.depth,
-                              seconds=self.seconds, searcher=self.searcher)
+                              seconds=self.seconds, searcher=self.searcher, clock=self.clock)
         return self.last.ply
+
+
+class ClassicPlayer(Player):
+    """The engine as it was before issue 15 (`ai.classic`), with the same budgets."""
+
+    def __init__(self, level: int = ai.DEFAULT_LEVEL, seed: int | None = None, *,
+                 nodes: int | None = None, depth: int | None = None,
+                 seconds: float | None = None, name: str | None = None):
+        from .ai import classic
+
+        super().__init__(seed)
+        self.classic = classic
+        self.level, self.nodes, self.depth, self.seconds = level, nodes, depth, seconds
+        self.name = name or f"ai:classic:{level}"
+        self.searcher = classic.Searcher(self.rng)
+
+    def __call__(self, board: Board) -> Ply:
+        return self.classic.choose(board, self.level, self.rng, nodes=self.nodes,
+                                   depth=self.depth, seconds=self.seconds,
+                                   searcher=self.searcher).ply
 
 
 def _legal(board: Board) -> list[Ply]:
@@ -118,6 +145,9 @@ def parse_spec(spec: str, seed: int | None = None) -> Player:
     if text == "ai" or text.startswith("ai:"):
         head, *options = text.split(",")
         level_text = head[3:] or str(ai.DEFAULT_LEVEL)
+        classic = level_text.split(":")[0] == "classic"
+        if classic:
+            level_text = level_text[len("classic:"):] or str(ai.DEFAULT_LEVEL)
         try:
             level = int(level_text)
             ai.level_seconds(level)
@@ -128,18 +158,25 @@ def parse_spec(spec: str, seed: int | None = None) -> Player:
         for option in options:
             key, sep, value = option.partition("=")
             key = key.strip()
-            if not sep or key not in ("nodes", "depth", "time"):
-                raise ValueError(f"player {spec!r}: bad option {option!r} "
-                                 "(use nodes=N, depth=D or time=SECONDS)")
+            if not sep or key not in ("nodes", "depth", "time", "game") or (
+                    classic and key == "game"):
+                raise ValueError(f"player {spec!r}: bad option {option!r} (use nodes=N, "
+                                 "depth=D, time=SECONDS" + ("" if classic else
+                                                            " or game=SECONDS") + ")")
             try:
-                number = float(value) if key == "time" else int(value)
+                number = float(value) if key in ("time", "game") else int(value)
             except ValueError:
                 raise ValueError(f"player {spec!r}: {key} must be a number, "
                                  f"not {value!r}") from None
             if number <= 0:
                 raise ValueError(f"player {spec!r}: {key} must be positive")
             budget[key] = number
+        if classic:
+            return ClassicPlayer(level, seed, nodes=budget.get("nodes"),
+                                 depth=budget.get("depth"), seconds=budget.get("time"),
+                                 name=spec.strip())
         return AIPlayer(level, seed, nodes=budget.get("nodes"), depth=budget.get("depth"),
-                        seconds=budget.get("time"), name=spec.strip())
-    raise ValueError(f"unknown player {spec!r} (use random, greedy, ai:LEVEL "
-                     "or ai:LEVEL,nodes=N)")
+                        seconds=budget.get("time"), game=budget.get("game"),
+                        name=spec.strip())
+    raise ValueError(f"unknown player {spec!r} (use random, greedy, ai:LEVEL, "
+                     "ai:LEVEL,nodes=N, ai:LEVEL,game=SECONDS or ai:classic)")

@@ -336,7 +336,8 @@ def write_record(game: GameRecord | Board, tags: dict[str, str] | None = None,
     board = game.board()
     all_tags = dict(game.tags)
     all_tags.update(tags or {})
-    all_tags["Result"] = result_of(board, game.resigned)
+    if not (all_tags.get("Termination") == "time forfeit" and all_tags.get("Result")):
+        all_tags["Result"] = result_of(board, game.resigned)  # a flag's result is not the board's
     ordered = [k for k in TAG_ORDER if k in all_tags] + [k for k in all_tags if k not in TAG_ORDER]
     head = "".join(f'[{k} "{_escape(all_tags[k])}"]\n' for k in ordered)
 

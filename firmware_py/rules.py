@@ -143,9 +143,10 @@ def surrounded(occ: int) -> int:
 def linked(occ: int, dv: int) -> int:
     """Bits of the occupied spaces linked (through occupied neighbours) to a DVONN piece."""
     reach = dv
-    while True:
-        grow = (reach | (reach << 1) | (reach >> 1) | (reach << 12) | (reach >> 12)
-                | (reach << 13) | (reach >> 13)) & occ
+    while True:  # one step in every direction: offsets {0, 1} + {0, 12} + {0, -13}
+        grow = reach | (reach << 1)
+        grow |= grow << 12
+        grow = (grow | (grow >> 13)) & occ
         if grow == reach or grow == occ:
             return grow
         reach = grow

@@ -21,6 +21,7 @@ class Script:
 
     def __init__(self):
         self.computer: frozenset = frozenset()
+        self.names: dict[int, str] = {}  # colour -> who shows the ply ("black, far away")
 
     def mover(self, board: Board) -> int:
         """The colour to make the next move (after a forced pass, the other one)."""
@@ -59,6 +60,8 @@ class Script:
         st.mode = "error"
         st.error = [lifted if ply is None else ply.dst]
         hint = st.hint
+        who = self.names.get(self.mover(st.board), "the computer")
         put = f"put the stack back on {SPACES[lifted]}" if ply is None else "take it back"
-        st.message = (f"the computer plays {hint}: {put}" if hint is not None else
-                      f"wait for the computer's move: {put}")
+        st.message = (f"{who} plays {hint}: {put}" if hint is not None else
+                      f"wait for the computer's move: {put}" if who == "the computer" else
+                      f"wait for {who} to play: {put}")

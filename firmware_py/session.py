@@ -11,7 +11,8 @@ Other front ends (the terminal, the web view) use a small API that is safe from 
 
 - `state`: the `BoardState` to show (the controller's; while the link is down, in `link_lost`)
 - `subscribe(callback) -> unsubscribe`: `callback(session)` runs in the loop after each change
-- `takeback()`, `new_game(tags)`, `confirm()`: queued, done by the loop at its next step
+- `takeback()`, `new_game(tags)`, `confirm()`, `call_soon(fn)`: queued, done by the loop at its
+  next step
 - `rebuild`: after a takeback, one line per space to put back ("e3: B D W (bottom to top)")
 - `game_id`, `store`, `resumed`, `link_lost`, `leds_shown` (the last LedFrame shown)
 
@@ -99,6 +100,10 @@ class Session:
     clock: seconds, for blinking while no frames come and for noticing outside takebacks.
     computer: `ai.Thinker`s (one per colour the computer plays): their chosen plies are shown
         as the hint (`state.hint`) for the players to carry out on the board.
+    hints: whether a player may ask for the engine's move (`hint()`, confirm while the board
+        waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
+    time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
+        clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
@@ -108,13 +113,19 @@ class Session:
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
-                 computer: Sequence = ()):
+                 computer: Sequence = (), time_control=None, hints: bool = True):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
         self.computer = list(computer)
+        from .hints import Hints
+        self.hints = Hints(enabled=hints, computer={t.colour for t in self.computer})
         self.make_controller = make_controller
         self.tags = dict(tags or {})
         self.own_store = own_store
         self.clock = clock
+        self.time_control = time_control if time_control is not None and time_control.on else None
+        if self.time_control is not None:
+            self.tags["TimeControl"] = str(self.time_control)
+        self.clock_watch = None  # the game clock (clock.ClockWatch), per game
         self.link_lost = False
         self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
@@ -134,9 +145,18 @@ class Session:
             board = store.board(unfinished.id)
             self.resumed = True
             log.info("resuming game %d at ply %d", self.game_id, board.ply_count)
+            control = self._stored_control(unfinished.tags)
+            if control is not None:
+                from .clock import ClockWatch, GameClock
+                self.clock_watch = ClockWatch(GameClock.restore(
+                    control, list(board.move_stack), store.ply_times(self.game_id)))
+            elif self.time_control is not None:  # a game without a clock gets one from here
+                store.set_tags(self.game_id, TimeControl=str(self.time_control))
+                self._new_clock()
         else:
             self.game_id = store.new_game(self.tags)
             board = Board()
+            self._new_clock()
         self._start_controller(board)
 
     # -- the front ends' API ----------------------------------------------------------------------
@@ -172,6 +192,14 @@ class Session:
     def confirm(self) -> None:
         """The confirm button, from a front end."""
         self._queue("confirm")
+
+    def hint(self) -> None:
+        """Show the engine's move for the player to move (again: hide it); nothing recorded."""
+        self._queue("hint")
+
+    def call_soon(self, fn: Callable[["Session"], None]) -> None:
+        """Run `fn(session)` in the loop at its next step (e.g. to finish a game in the store)."""
+        self._queue(fn)
 
     def _queue(self, action) -> None:
         with self._lock:
@@ -209,6 +237,8 @@ class Session:
             self._last_time = frame.time
             self.controller.feed(frame)
             got = True
+        if self.clock_watch is not None:
+            self._tick_clock()
         self._after_change()
         return got
 
@@ -260,6 +290,9 @@ class Session:
         self.controller.on_undo = self._on_undo
         # On the computer's turns the controller records only the ply shown (the hint).
         self.controller.computer = frozenset(t.colour for t in self.computer)
+        if hasattr(self.controller, "script"):  # who shows the ply, when not the computer
+            self.controller.script.names = {t.colour: t.name for t in self.computer
+                                            if getattr(t, "name", None)}
         self._plies = list(board.move_stack)  # what the store holds for this game
         self._external_undos = 0
         self._stale = False  # a ply was refused: the game was taken back elsewhere
@@ -273,14 +306,21 @@ class Session:
         off the disk, and the store is read again at once: the controller takes back this ply
         and the ones taken back elsewhere, and the players rebuild the stored position.
         """
+        n = None
         try:
-            self.store.add_ply(self.game_id, ply, index=len(self._plies))
+            n = self.store.add_ply(self.game_id, ply, index=len(self._plies))
         except StoreError:
             if self.store.game(self.game_id).ply_count >= len(self._plies):
                 raise  # not a takeback: someone else wrote to this game
             log.warning("game %d was taken back elsewhere: %s is not stored", self.game_id, ply)
             self._polled = -float("inf")  # look at the store before the next frame
             self._stale = True  # until then, nothing is written for this game
+        if self.clock_watch is not None:  # (charged even when refused: its takeback refunds)
+            from .clock import let_go
+            spent, left = self.clock_watch.committed(self.controller.state.board, ply,
+                                                     let_go(self.controller, self.now()))
+            if n is not None:
+                self.store.set_ply_time(self.game_id, n, spent, left)
         self._plies.append(ply)
         self.rebuild = []
 
@@ -292,6 +332,8 @@ class Session:
             self._external_undos -= 1
         else:
             self.store.undo_ply(self.game_id)
+        if self.clock_watch is not None:
+            self.clock_watch.taken_back()
         before = Board.from_plies(self._plies)
         after = before.copy()
         after.pop()
@@ -334,11 +376,16 @@ class Session:
             self._do(action)
 
     def _do(self, action) -> None:
-        if isinstance(action, tuple) and action[0] == "new_game":
+        if callable(action):
+            action(self)
+        elif isinstance(action, tuple) and action[0] == "new_game":
             self._new_game(action[1])
         elif action == "new_game":
             self._new_game(self.tags)
+        elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
+            self.controller.state.message = self.hints.request(self.controller.state.board)
         elif action in ("undo", "confirm"):
+            self.hints.clear()
             self.controller.button(action)
         else:
             log.warning("unknown action %r ignored", action)
@@ -348,7 +395,10 @@ class Session:
         if not info.is_finished:
             self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
                               else None)
+        if self.time_control is not None:
+            tags = {**tags, "TimeControl": str(self.time_control)}
         self.game_id = self.store.new_game(tags)
+        self._new_clock()
         self.rebuild = []
         self.resumed = False
         if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
@@ -358,15 +408,55 @@ class Session:
         else:
             self._start_controller(Board())
 
+    # -- the game clock (clock.py) ---------------------------------------------------------------
+    def _stored_control(self, tags: dict):
+        """A resumed game's time control: its TimeControl tag (else none)."""
+        from .clock import TimeControl
+        try:
+            control = TimeControl.parse(tags.get("TimeControl", "none"))
+        except ValueError as e:
+            log.warning("game %d: %s; no clock", self.game_id, e)
+            return None
+        return control if control.on else None
+
+    def _new_clock(self) -> None:
+        self.clock_watch = None
+        if self.time_control is not None:
+            from .clock import ClockWatch, GameClock
+            self.clock_watch = ClockWatch(GameClock(self.time_control))
+
+    def _tick_clock(self) -> None:
+        """Run or stop the clocks for this state; a flag ends the game and is stored."""
+        from .clock import drive, flag_message, flag_result
+        flagged = drive(self.clock_watch, self.controller, self.now())
+        if flagged is not None and not self._finished:
+            result = flag_result(flagged)
+            self.store.set_tags(self.game_id, Result=result, Termination="time forfeit")
+            self.store.finish(self.game_id, result)
+            self._finished = True
+            log.info("game %d: %s", self.game_id, flag_message(flagged))
+
+    def _confirm_asks_hint(self) -> bool:
+        """Confirm while the board waits for a person's move has nothing to confirm: it asks
+        for a hint (with hints off, the line says so)."""
+        state = self.controller.state
+        return state.mode == "idle" and not self.link_lost and not state.board.is_over()
+
     def _update_hint(self) -> None:
-        """The computer's ply for this position, once it has thought (None meanwhile)."""
+        """The computer's ply for this position, once it has thought (None meanwhile); on a
+        person's turn the hint they asked for."""
         state = self.controller.state
         hint = computer_hint(state, self.computer)
+        if hint is None and self.hints.asked:
+            hint = computer_hint(state, [self.hints])
+            if hint is not None and (state.hint != hint or not state.message):
+                # (said again when the controller's own line for an idle board is empty)
+                state.message = f"hint: {hint} (shown on the LEDs; nothing is recorded)"
         if state.hint != hint:
             state.hint = hint
 
     def _after_change(self) -> None:
-        if self.computer:
+        if self.computer or self.hints.asked or self.controller.state.hint is not None:
             self._update_hint()
         state = self.state
         board = state.board
@@ -375,11 +465,11 @@ class Session:
         snapshot = (state.mode, state.lifted, tuple(state.destinations), tuple(state.remove),
                     tuple(state.ask), tuple(state.error), tuple(state.missing),
                     tuple(state.extra), state.hint, state.message, board.ply_count, board.key(),
-                    id(board), self.game_id, tuple(self.rebuild))
+                    id(board), self.game_id, tuple(self.rebuild), state.clock)
         changed = snapshot != self._snapshot
         if changed:
             self._snapshot = snapshot
-            over = board.is_over()
+            over = board.is_over() or getattr(self.controller, "ended", None) is not None
             if (over != self._finished and board.ply_count == len(self._plies)
                     and not self._stale):
                 if over:

@@ -51,6 +51,7 @@ class BoardState:
     hint         a computer move to show, or None
     message      one line of human text, e.g. "remove the stacks on c3, d3"
     time         the frame clock (seconds) of the last update
+    clock        the game clock as shown (`clock.ClockReading`), or None without a clock
     """
 
     board: Board
@@ -65,6 +66,7 @@ class BoardState:
     hint: Ply | None = None
     message: str = ""
     time: float = 0.0
+    clock: object | None = None  # a clock.ClockReading, set by the session
 
     def clear_marks(self) -> None:
         """Forget every per-space mark: lifted, destinations, remove, ask, error, missing, extra."""

@@ -54,6 +54,14 @@ CREATE TABLE IF NOT EXISTS plies (
     at      TEXT NOT NULL,             -- ISO 8601, UTC: when it was committed
     PRIMARY KEY (game_id, n)
 );
+CREATE TABLE IF NOT EXISTS ply_times (  -- the game clock: time spent on each ply (clock.py)
+    game_id INTEGER NOT NULL,
+    n       INTEGER NOT NULL,
+    spent_s REAL NOT NULL,             -- seconds the mover's clock ran for this ply
+    left_s  REAL NOT NULL,             -- the mover's time left after it (increment included)
+    PRIMARY KEY (game_id, n),
+    FOREIGN KEY (game_id, n) REFERENCES plies(game_id, n) ON DELETE CASCADE
+);
 """
 
 
@@ -240,6 +248,20 @@ class Store:
                        "WHERE id = ?", (game_id,))
             return Ply.parse(token)
 
+    def set_ply_time(self, game_id: int, n: int, spent_s: float, left_s: float) -> None:
+        """The game clock's figures for ply `n` (deleted with the ply by a takeback)."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO ply_times (game_id, n, spent_s, left_s) "
+                       "VALUES (?, ?, ?, ?)", (game_id, n, float(spent_s), float(left_s)))
+
+    def ply_times(self, game_id: int) -> list[float | None]:
+        """Seconds spent on each ply (None where no clock ran); [] for a game without clock."""
+        with self._lock:
+            n = self._count(self._db, game_id)
+            rows = dict(self._db.execute("SELECT n, spent_s FROM ply_times WHERE game_id = ?",
+                                         (game_id,)).fetchall())
+        return [rows.get(i) for i in range(n)] if rows else []
+
     def finish(self, game_id: int, result: str | None = None, resigned: int | None = None) -> None:
         """Mark the game finished. result: '1-0', '0-1', '1/2-1/2' or '*' (abandoned); None
         works it out from the stored plies (and `resigned`: WHITE or BLACK)."""
@@ -320,6 +342,10 @@ class Store:
         """The game as a `records.GameRecord` (tags with the start date filled in)."""
         info = self.game(game_id)
         tags = {"Date": info.started[:10].replace("-", "."), **info.tags}
+        times = self.ply_times(game_id)
+        if times:
+            from .clock import ply_times_tag
+            tags["PlyTimes"] = ply_times_tag(times)
         return GameRecord(tags=tags, plies=self.plies(game_id), resigned=info.resigned)
 
     def export(self, game_id: int) -> str:

@@ -18,6 +18,7 @@ import io
 from rich.console import Console, Group
 from rich.text import Text
 
+from .clock import format_time
 from .colours import BY_NAME
 from .guidance import signals
 from .render import board_text, status_text
@@ -40,12 +41,28 @@ def leds_text(state: BoardState) -> Text:
     return out
 
 
+def clock_text(reading) -> Text:
+    """The game clock: both times, the running one bold, low time and a flag in red."""
+    out = Text("clock " + reading.control + ": ")
+    for side, name in ((0, "White"), (1, "Black")):
+        style = ("bold red" if side == reading.flagged or (side == reading.running and reading.low)
+                 else "bold" if side == reading.running else "")
+        mark = "▶ " if side == reading.running else ""
+        out.append(f"{mark}{name} {format_time(reading.left[side])}", style=style)
+        if side == reading.flagged:
+            out.append(" out of time", style="bold red")
+        out.append("   " if side == 0 else "")
+    return out
+
+
 def view(state: BoardState, rebuild: list[str] = (), note: str = "") -> Group:
     """Board, status, LED lines, message and stacks to rebuild, ready for `Console.print`."""
     lit = signals(state)
     parts = [board_text(state.board, highlight=lit), status_text(state.board),
              Text(f"mode: {state.mode}" + (f" · {state.message}" if state.message else ""),
                   style="bold" if state.mode in ("error", "link_lost", "unexplained") else "")]
+    if state.clock is not None:
+        parts.append(clock_text(state.clock))
     if lit:
         parts.append(leds_text(state))
     if rebuild:

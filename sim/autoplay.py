@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 from firmware_py import ai as engine
 from firmware_py import guidance
+from firmware_py.clock import drive
 from firmware_py.controller import Controller
 from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.session import computer_hint
@@ -75,11 +76,16 @@ class GameResult:
     stalled: bool = False  # nothing was recorded for `stall_s` while the players went on
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
+    clock: dict | None = None               # the game clock at the end (`ClockReading.as_dict`)
+    ply_times: list = field(default_factory=list)  # seconds the mover's clock ran per ply
     delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d.pop("delays")
+        if self.clock is None:  # without a clock, the same JSON as ever
+            d.pop("clock")
+            d.pop("ply_times")
         return d
 
     def position(self, index: int) -> Board:
@@ -143,6 +149,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
               think_s: float | None = None, max_plies: int | None = None,
+              time_control=None, replay=None, start=None,
               preset: str = "default", adc_bits: int = 12,
               stall_s: float = 120.0) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
@@ -154,6 +161,13 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
     max_plies: stop after that many plies (None: play the game to its end);
+    start: plies already played (`play --from`): the board is set up with their position, the
+        controller resumes the game there and the players play on (their plies count in
+        `max_plies`, the record and the truth);
+    replay: a record's plies to replay as `play --replay` does: the LEDs show each next ply
+        (as the computer's) and both sides' scripted players carry out what they show;
+    time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
+        --clock` (a flag ends the game: the record is then shorter than the truth);
     preset: the simulated board (`sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
         (an MCP3008 on the direct path);
@@ -162,16 +176,27 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
+    if replay is not None:
+        ai = list(COLOURS)  # both sides carry out what the LEDs show
+        max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
     board = SimBoard(Params.preset(preset, noise=noise, adc_bits=adc_bits), seed=seed)
+    begin = Board.from_plies([Ply.parse(str(p)) for p in start]) if start else None
+    if begin is not None:
+        board.setup(begin)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
-                      computer=computer, max_plies=max_plies)
+                      computer=computer, max_plies=max_plies, start=begin)
     thinkers = [SimulatedThinker(COLOURS[c], level, seed, lambda: board.now, think_s)
                 for c in ai]
-    controller = Controller(adc_max=board.adc_max, **(controller_options or {}))
+    if replay is not None:
+        from firmware_py.study import RecordPlayer
+        thinkers = [RecordPlayer(COLOURS[c], [Ply.parse(str(p)) for p in replay]) for c in ai]
+    controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
+                            **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
+    watch = clock_watch(controller, time_control)
     costs: list[float] = []
     clock = time.perf_counter
     render = guidance.render
@@ -185,6 +210,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         t0 = clock()
         controller.feed(frame)
         costs.append(clock() - t0)
+        if watch is not None:
+            drive(watch, controller, frame.time)
         for name in board.events():
             controller.button(name)
         if thinkers:
@@ -197,6 +224,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             shown = leds
         if trace is not None:
             trace(controller, board)
+        if controller.ended:
+            break  # a flag: nothing more is recorded
         if not players.done:
             players.step()
             count = controller.state.board.ply_count
@@ -225,7 +254,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     stats = controller.stats
     return GameResult(
         seed=seed, noise=noise, plies=len(truth), truth=truth, record=record,
-        match=record == truth, auto=stats["auto"], asked=stats["asked"],
+        match=record == truth or (controller.ended is not None and truth[:len(record)] == record),
+        auto=stats["auto"], asked=stats["asked"],
         wrong=count_wrong(record, truth), resyncs=stats["resyncs"],
         frame_us_mean=round(sum(costs) / n * 1e6, 1) if n else 0.0,
         frame_us_p99=round(costs[min(n - 1, int(n * 0.99))] * 1e6, 1) if n else 0.0,
@@ -235,7 +265,35 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
-        preset=preset, adc_bits=adc_bits, stalled=stalled, ai=ai, level=level if ai else None, delays=pairs)
+        preset=preset, adc_bits=adc_bits, stalled=stalled,
+        ai=ai if replay is None else [], level=level if ai and replay is None else None,
+        delays=pairs,
+        clock=None if watch is None else watch.reading(board.now).as_dict(),
+        ply_times=[] if watch is None else [round(h[1], 2) for h in watch.clock.history])
+
+
+def clock_watch(controller, time_control):
+    """A `clock.ClockWatch` hooked to the controller's commits and takebacks (None: no clock),
+    charging each ply up to its let-go moment, as the session does."""
+    if time_control is None or not time_control.on:
+        return None
+    from firmware_py.clock import ClockWatch, GameClock, let_go
+    watch = ClockWatch(GameClock(time_control))
+    commit, undo = controller.on_commit, controller.on_undo
+
+    def on_commit(ply):
+        watch.committed(controller.state.board, ply, let_go(controller, controller.state.time))
+        commit(ply)
+
+    def on_undo():
+        watch.taken_back()
+        if undo:
+            undo()
+    controller.on_commit, controller.on_undo = on_commit, on_undo
+    return watch
+
+
+
 
 
 def quantile_ms(sorted_values: list[float], q: float) -> float:

@@ -208,14 +208,15 @@ class Players:
     board to show one (then the game stops, with a complaint).
     follow_leds: wait for and obey the board's LEDs (when it shows any); ack_timeout: how long a
     person waits for the board before playing on anyway (noted in the log); max_plies: stop
-    after that many plies (None: play to the end).
+    after that many plies (None: play to the end). start: a position already on the board (its
+    plies are the game's first; `play --from`), default the empty board.
     """
 
     def __init__(self, board, moves=None, *, white: Chooser | None = None,
                  black: Chooser | None = None, mistakes: Mistakes | None = None, seed: int = 0,
                  follow_leds: bool = True, ack_timeout: float = 6.0,
                  max_plies: int | None = None, computer: Iterable[int] = (),
-                 computer_timeout: float = 60.0):
+                 computer_timeout: float = 60.0, start: Board | None = None):
         self.board = board
         self.hand = board.hand
         self.rng = random.Random(seed)
@@ -234,7 +235,7 @@ class Players:
         self.follow_leds = follow_leds
         self.ack_timeout = ack_timeout
         self.max_plies = max_plies
-        self.truth = Board()
+        self.truth = Board() if start is None else start.copy()
         self.made: collections.Counter[str] = collections.Counter()
         self.log: list[tuple[float, str]] = []
         self.complaints: list[tuple[float, str]] = []  # the board said something unexpected

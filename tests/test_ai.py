@@ -1,10 +1,13 @@
 """The computer opponent: legal choices in both phases, exact search values, determinism."""
 
 import random
+from dataclasses import astuple
 
 import pytest
 
 from firmware_py import ai
+from firmware_py.ai.placement import place_terms, spread_cost
+from firmware_py.ai.search import Table
 from firmware_py.rules import BLACK, N_PLACEMENTS, PASS, WHITE, Board, Ply
 from firmware_py.spaces import INDEX
 
@@ -42,7 +45,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    exact = ai.Searcher(random.Random(0), reductions=False, frontier_margins=())
+    exact = ai.Searcher(random.Random(0), frontier_margins=())
     result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
@@ -51,13 +54,43 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     assert -minimax(board, result.depth - 1) == expected
 
 
+def only(**weights) -> ai.Weights:
+    """Evaluation weights with every term 0 but those given."""
+    return ai.Weights(**{**{name: 0 for name in ai.Weights.__dataclass_fields__}, **weights})
+
+
 def test_evaluation_counts_the_stacks_each_player_tops():
     # Equal material (2 pieces each), but White's are in two stacks and Black's in one.
     stacks = {"c3": "D", "d3": "W", "e3": "W", "g3": "BB"}
-    only_stacks = ai.Weights(material=0, mobile_stack=0, move=0, dvonn_stack=0, tempo=0,
-                             threat=0, counter=0, stack=100)
-    assert ai.evaluate(Board.from_stacks(stacks, WHITE), only_stacks) == 100
-    assert ai.evaluate(Board.from_stacks(stacks, BLACK), only_stacks) == -100  # for the mover
+    assert ai.evaluate(Board.from_stacks(stacks, WHITE), only(stacks=100)) == 100
+    assert ai.evaluate(Board.from_stacks(stacks, BLACK), only(stacks=100)) == -100  # the mover's
+
+
+def test_evaluation_counts_stacks_by_their_distance_to_each_dvonn_piece():
+    # White: d3 next to c3's DVONN piece, a3 two away; Black: h3 five away, but next to i3's.
+    board = Board.from_stacks({"c3": "D", "i3": "D", "d3": "W", "a3": "W", "h3": "B"}, WHITE)
+    assert ai.evaluate(board, only(near1=100)) == 0      # d3 and h3: one each
+    assert ai.evaluate(board, only(near2=100)) == 100    # a3
+    assert ai.evaluate(board, only(dvonn=100, near3=100)) == 0
+
+
+@pytest.mark.parametrize("seed,plies", [(1, 60), (2, 75), (3, 70), (4, 52)])
+def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
+    board = random_board(seed, plies)
+    if board.is_over():
+        pytest.skip("random game ended early")
+    weights = ai.Weights(*range(3, 3 + len(ai.Weights.__dataclass_fields__)))
+    assert ai.evaluate(board, weights) == sum(
+        w * t for w, t in zip(astuple(weights), ai.terms(board)))
+
+
+@pytest.mark.parametrize("seed,plies", [(1, 20), (2, 33), (3, 47)])
+def test_placement_value_is_the_weighted_sum_of_its_terms(seed, plies):
+    board = random_board(seed, plies)
+    weights = ai.PlacementWeights(*range(5, 5 + len(ai.PlacementWeights.__dataclass_fields__)))
+    fitted = astuple(weights)[:-1]  # jitter is noise, not a term
+    assert ai.place_value(board, weights) == sum(
+        w * t for w, t in zip(fitted, place_terms(board)))
 
 
 def test_frontier_pruning_saves_nodes_at_the_same_depth():
@@ -109,16 +142,28 @@ def test_wins_a_decided_ending_and_reports_it():
     assert result.value > ai.WIN // 2 and result.pv[0] == result.ply
 
 
-def test_placement_search_iterates_only_depths_that_reach_phase_2():
+def test_early_placements_by_their_scores_the_last_ones_searched_into_phase_2():
     rng = random.Random(2)
-    board = Board()
+    board = Board.from_plies(["f3", "c3", "i3"])
+    early = ai.choose(board, rng=rng, nodes=100_000)
+    scores = ai.placement_scores(board)
+    assert early.nodes == 0 and scores[early.ply.dst] >= max(scores.values()) - 0.3  # noise
     while N_PLACEMENTS - board.ply_count > ai.PLACEMENT_SEARCH_EMPTIES:
-        board.push(ai.choose_placement(board, rng))
-    # Shallower iterations would score every leaf 0 (placement leaves are not evaluated).
-    for nodes in (60, 200, 2000):
-        result = ai.Searcher(random.Random(0)).search(board, nodes=nodes)
-        assert result.depth == 0 or result.depth > ai.PLACEMENT_SEARCH_EMPTIES
-        assert board.is_legal(result.ply)
+        board.push(ai.choose(board, rng=rng, nodes=300).ply)
+    late = ai.choose(board, rng=rng, nodes=3000)
+    assert late.depth > ai.PLACEMENT_SEARCH_EMPTIES  # its leaves are phase-2 positions
+    assert len(late.pv) > ai.PLACEMENT_SEARCH_EMPTIES and late.pv[-1].is_move
+
+
+def test_dvonn_pieces_go_where_every_space_is_nearest_to_one():
+    rng = random.Random(4)
+    board = Board()
+    for _ in range(3):
+        board.push(ai.choose(board, rng=rng, nodes=100).ply)
+    placed = [s for s in range(49) if board.stack(s)]
+    best = min(spread_cost(placed[:2] + [s]) for s in range(49) if s not in placed[:2])
+    assert spread_cost(placed) <= 1.04 * best
+    assert spread_cost(placed) < spread_cost([INDEX["a1"], INDEX["b1"], INDEX["c1"]])
 
 
 def test_single_legal_ply_is_returned_without_search():
@@ -127,11 +172,14 @@ def test_single_legal_ply_is_returned_without_search():
     assert result.ply == board.legal_plies()[0] and result.nodes == 0
 
 
-def test_placement_heuristic_prefers_spaces_near_dvonn_pieces():
+def test_placement_value_prefers_pieces_near_dvonn_pieces():
     board = Board.from_plies(["e3", "c3", "h3"])  # DVONN pieces placed; Black places now
-    scores = ai.placement_scores(board)
-    assert set(scores) == set(range(49)) - {INDEX["e3"], INDEX["c3"], INDEX["h3"]}
-    assert scores[INDEX["d3"]] > scores[INDEX["k5"]]
+    values = {}
+    for space in ("d3", "k5"):
+        board.push(Ply.parse(space))
+        values[space] = -ai.place_value(board)  # after Black's placement: White's view
+        board.pop()
+    assert values["d3"] > values["k5"]
 
 
 def test_game_over_and_bad_level_are_clear_errors():
@@ -162,3 +210,112 @@ def test_thinker_answers_only_for_its_colour_and_the_current_position():
     assert thinker.update(board) is None  # the previous search is done: this one starts
     assert thinker.wait(10.0)
     assert board.is_legal(thinker.update(board))
+
+
+def endgame() -> Board:
+    """A small phase-2 position whose every line ends within a few plies."""
+    return Board.from_stacks({"a3": "B", "b3": "W", "c3": "D", "d3": "B", "e3": "W",
+                              "f3": "BW", "g3": "B"}, WHITE)
+
+
+def solve(board: Board) -> int:
+    """The game's true value for the mover: plain negamax to the end of every line."""
+    legal = board.legal_plies()
+    if not legal:
+        return ai.final_value(board)
+    best = -ai.INF
+    for ply in legal:
+        board.push(ply)
+        best = max(best, -solve(board))
+        board.pop()
+    return best
+
+
+def test_an_ending_searched_to_every_game_end_is_exact_and_deepening_stops():
+    board = endgame()
+    result = ai.Searcher(random.Random(0)).search(board, nodes=100_000)
+    assert result.exact and result.value == solve(board)
+    assert result.depth < 20 and result.nodes < 100_000  # it stopped once the value was exact
+    # A search that stops short of the ends is not exact.
+    assert not ai.Searcher(random.Random(0)).search(random_board(3, 60), depth=2).exact
+
+
+def test_exact_values_are_kept_and_reused_at_any_depth():
+    searcher = ai.Searcher(random.Random(0))
+    board = endgame()
+    first = searcher.search(board, nodes=100_000)
+    again = searcher.search(board, depth=1)  # the table knows the root's true value
+    assert again.value == first.value and again.nodes < first.nodes
+
+
+def test_table_keeps_two_bounds_and_prefers_deeper_entries():
+    table = Table(bits=4)
+    a, b, c = 0b1000, 0b1000 + (1 << 10), 0b1000 + (2 << 10)  # one bucket
+    table.store(a, 5, -20, 30, None)
+    table.store(a, 5, -10, 50, None)  # the same search depth: the bounds tighten
+    assert table.probe(a)[1:4] == (5, -10, 30)
+    table.store(b, 2, 0, 0, None)     # shallower: goes to the always-replaced entry
+    assert table.probe(a) is not None and table.probe(b)[1] == 2
+    table.store(c, 3, 0, 0, None)     # ... which takes the next one
+    assert table.probe(a) is not None and table.probe(b) is None
+    table.generation += 1             # a new search: old entries give way
+    table.store(b, 1, 0, 0, None)
+    assert table.probe(b) is not None and table.probe(a) is None
+
+
+def test_the_table_carries_over_from_move_to_move():
+    searcher = ai.Searcher(random.Random(0))
+    board = random_board(6, 58)
+    cold = ai.Searcher(random.Random(0)).search(board, depth=4)
+    searcher.search(board, depth=3)
+    warm = searcher.search(board, depth=4)
+    assert warm.value == cold.value and warm.nodes < cold.nodes
+
+
+def test_an_iteration_that_cannot_end_in_time_is_not_started():
+    board = random_board(6, 58)
+    result = ai.Searcher(random.Random(0)).search(board, seconds=60.0, soft=0.0)
+    assert result.depth == 1  # depth 1 always; any deeper is predicted to overrun 0 s
+
+
+def test_game_clock_shares_out_the_time_and_is_charged():
+    clock = ai.GameClock(30.0)
+    board = Board.from_plies(["f3", "c3", "i3"])
+    placing, _ = clock.allot(board)
+    moving = ai.GameClock(30.0).allot(random_board(6, 58))[0]
+    assert 0 < placing < moving  # placements are searched shallowly: less time
+    for soft, hard in (clock.allot(board), clock.allot(random_board(6, 80))):
+        assert soft <= hard <= 0.25 * clock.left
+    result = ai.choose(board, rng=random.Random(0), clock=clock)
+    assert board.is_legal(result.ply) and clock.left == pytest.approx(30.0, abs=5.0)
+    assert clock.left < 30.0
+    with pytest.raises(ValueError, match="positive"):
+        ai.GameClock(0)
+
+
+@pytest.mark.parametrize("name", ["firmware_py.ai", "firmware_py.ai.search",
+                                  "firmware_py.ai.evaluation", "firmware_py.ai.placement",
+                                  "firmware_py.ai.clock", "firmware_py.match"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(name),
+                                        optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0
+
+
+def test_tuning_fits_saved_self_play_positions_and_holds_fixed_weights(tmp_path, capsys):
+    from firmware_py.ai import tune
+
+    saved = tmp_path / "positions.jsonl"
+    assert tune.main(["--games", "2", "--nodes", "100", "--seed", "3", "--save",
+                      str(saved)]) == 0
+    played = capsys.readouterr().out
+    assert "Weights(" in played and "PlacementWeights(" in played
+    assert tune.main(["--load", str(saved), "--fix", "threat=222", "--max-stacks", "40"]) == 0
+    refit = capsys.readouterr().out
+    assert "threat=222," in refit and "at most 40 stacks" in refit
+    with pytest.raises(SystemExit):
+        tune.main(["--load", str(saved), "--fix", "speed=3"])
+    assert "no weight 'speed'" in capsys.readouterr().err

@@ -11,7 +11,12 @@ def test_match_list_covers_the_targets():
     assert names[:3] == ["default vs random", "default vs greedy", "default (Pi budget) vs greedy"]
     ladder = bench_ai.matches(10, 4, "ladder")
     assert len(ladder) == len(ai.LEVEL_NODES) - 1
-    assert ladder[0][1:] == ("ai:2,nodes=8000", "ai:1,nodes=2000", 4)
+    assert ladder[0][1:] == ("ai:2,nodes=8800", "ai:1,nodes=2200", 4, False)
+    classic = bench_ai.matches(10, 4, "classic", classic_games=100)
+    assert [m[1:] for m in classic] == [("ai:3,nodes=22000", "ai:classic,nodes=20000", 100, s)
+                                         for s in (False, True)]
+    quick = bench_ai.matches(10, 4, "classic", classic_games=100, scale=0.15)
+    assert quick[0][1:3] == ("ai:3,nodes=3300", "ai:classic,nodes=3000")
 
 
 def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
@@ -23,6 +28,18 @@ def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
     assert row["first"] == "ai:3,nodes=100"
 
 
+def test_classic_match_from_shared_placements(capsys, monkeypatch):
+    monkeypatch.setattr(ai, "LEVEL_NODES", {1: 100, 2: 200, 3: 300, 4: 800, 5: 1600})
+    monkeypatch.setattr(bench_ai.classic, "LEVEL_NODES", {3: 200})
+    monkeypatch.setattr(bench_ai, "OPENINGS_BY", "random")
+    assert bench_ai.main(["--only", "classic", "--classic-games", "2", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["match"] for r in rows] == ["default vs classic",
+                                         "default vs classic, same placements"]
+    assert rows[1]["first"] == "ai:3,nodes=300" and rows[1]["second"] == "ai:classic,nodes=200"
+    assert all(r["games"] == 2 for r in rows)
+
+
 def test_ladder_can_be_limited_to_some_levels():
     pairs = [(m[1], m[2]) for m in bench_ai.matches(10, 4, "ladder", (3, 4))]
-    assert pairs == [("ai:4,nodes=60000", "ai:3,nodes=20000")]
+    assert pairs == [("ai:4,nodes=66000", "ai:3,nodes=22000")]

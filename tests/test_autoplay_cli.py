@@ -25,6 +25,8 @@ def test_sim_autoplay_rejects_bad_options(capsys):
     assert main(["sim", "--autoplay", "--mistakes", "2"]) == 2
     assert main(["sim", "--autoplay", "--noise", "loud"]) == 2
     assert "--noise 'loud'" in capsys.readouterr().err
+    assert main(["sim", "--autoplay", "--ai", "black", "--game", "60"]) == 2
+    assert "--game does not apply to --autoplay" in capsys.readouterr().err
 
 
 def test_sim_autoplay_names_a_bad_script(tmp_path, capsys):

@@ -3,6 +3,8 @@
 import json
 import random
 
+import pytest
+
 from firmware_py.tools.bench_rules import board_game, random_game, run
 from firmware_py.cli import main
 
@@ -20,6 +22,15 @@ def test_bench_rules_text(capsys):
     assert main(["bench", "rules", "--games", "5", "--board"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "plies/s" in out and "moves per turn" in out
+
+
+def test_bench_rules_compare_prints_the_ratio(capsys):
+    assert main(["bench", "rules", "--games", "40", "--compare", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ratio = out["fast_games_per_second"] / out["board_games_per_second"]
+    assert out["ratio"] == pytest.approx(ratio, abs=0.02) and out["ratio"] > 0
+    assert main(["bench", "rules", "--games", "20", "--compare"]) == 0
+    assert "Board API" in capsys.readouterr().out
 
 
 def test_same_seed_same_games_and_both_engines_see_similar_games():

@@ -80,6 +80,17 @@ def test_computer_options_make_thinkers_and_name_the_player(board, tmp_path):
     assert thinker.colour == 1 and thinker.level == 1
     assert play.tags_from(args) == {"White": "Ann", "Black": "dvonn-board ai level 1"}
     assert play.thinkers_from(build_parser().parse_args(["play"])) == []
+    [clocked] = play.thinkers_from(build_parser().parse_args(
+        ["play", "--ai", "white", "--game", "300"]))
+    assert clocked.clock.total == 300.0 and thinker.clock is None
+
+
+@pytest.mark.parametrize("seconds", ["0", "-5", "soon"])
+def test_game_time_must_be_positive_seconds(seconds, capsys):
+    from firmware_py.cli import build_parser
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--ai", "white", "--game", seconds])
+    assert "--game" in capsys.readouterr().err
 
 
 class SimUntilCtrlC:

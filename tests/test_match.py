@@ -5,9 +5,9 @@ import json
 import pytest
 
 from firmware_py.cli import main
-from firmware_py.match import play_match
-from firmware_py.players import AIPlayer, GreedyPlayer, RandomPlayer, parse_spec
-from firmware_py.rules import Board
+from firmware_py.match import play_match, read_openings
+from firmware_py.players import AIPlayer, ClassicPlayer, GreedyPlayer, RandomPlayer, parse_spec
+from firmware_py.rules import Board, Ply
 
 
 def test_parse_spec_kinds_and_budgets():
@@ -70,3 +70,47 @@ def test_match_text_output_and_bad_spec(capsys):
     assert "2 games: greedy" in out
     assert main(["match", "--white", "ai:9", "--black", "random"]) == 2
     assert "no AI level 9" in capsys.readouterr().err
+
+
+def test_classic_engine_and_game_clock_specs():
+    classic = parse_spec("ai:classic:4,nodes=300")
+    assert isinstance(classic, ClassicPlayer) and (classic.level, classic.nodes) == (4, 300)
+    board = Board.from_plies(["e3", "c3", "g3"])
+    assert board.is_legal(classic(board))
+    clocked = parse_spec("ai:3,game=60")
+    assert clocked.clock.total == 60.0 and parse_spec("ai:3").clock is None
+    with pytest.raises(ValueError, match="bad option 'game=3'"):
+        parse_spec("ai:classic,game=3")  # the old engine has no game clock
+
+
+OPENING = ("f3 c3 i3 a1 b1 c1 d1 e1 f1 g1 h1 i1 a2 b2 c2 d2 e2 f2 g2 h2 i2 j2 a3 b3 d3 e3 g3 "
+           "h3 j3 k3 b4 c4 d4 e4 f4 g4 h4 i4 j4 k4 c5 d5 e5 f5 g5 h5 i5 j5 k5")
+
+
+def test_openings_start_each_pair_of_games_colours_swapped(tmp_path, capsys):
+    path = tmp_path / "openings.txt"
+    path.write_text("# placement phases\n\n" + OPENING + " a1b1\n")  # a longer record: cut
+    assert read_openings(path) == [(3, [Ply.parse(t) for t in OPENING.split()])]
+    status = main(["match", "--white", "ai:1,nodes=100", "--black", "greedy", "--games", "2",
+                   "--openings", str(path), "--json", "--record"])
+    assert status == 0
+    games = [json.loads(x) for x in capsys.readouterr().out.splitlines()[:2]]
+    assert [g["white"] for g in games] == ["ai:1,nodes=100", "greedy"]
+    for g in games:
+        assert g["record"].split()[:49] == OPENING.split() and g["opening"] == 3
+
+
+@pytest.mark.parametrize("text,words", [
+    ("f3 c3 zz", "line 1, token 3 'zz'"),
+    ("# nothing\n", "no openings"),
+    ("f3 c3 i3 a1", "line 1: 4 placements"),
+    ("f3 f3", "line 1, token 2 'f3': f3: f3 is already occupied"),
+])
+def test_bad_openings_name_the_line_and_token(tmp_path, capsys, text, words):
+    path = tmp_path / "o.txt"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=words):
+        read_openings(path)
+    assert main(["match", "--white", "random", "--black", "random", "--openings",
+                 str(path)]) == 2
+    assert words in capsys.readouterr().err

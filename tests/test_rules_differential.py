@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from firmware_py.ai import features
+from firmware_py.ai import side_terms
+from firmware_py.rules import BLACK, PASS, P2S, S2P, WHITE, Board, Ply
 from firmware_py.tools.bench_rules import playout, random_game
-from firmware_py.rules import BLACK, PASS, P2S, WHITE, Board, Ply
 from tests.reference_rules import RefGame
 
 GAMES = int(os.environ.get("DVONN_DIFF_GAMES", "150"))
@@ -45,7 +45,10 @@ def play_both(seed: int) -> None:
                 catch = max((len(ref.stacks[d]) for _, d in moves if ref.stacks[d][-1] == enemy),
                             default=0)
                 # the search's counts, taken without listing the moves
-                assert features(board, player) == (len(moves), len({s for s, _ in moves}), catch)
+                assert side_terms(board, player)[:3] == (len(moves), len({s for s, _ in moves}),
+                                                         catch)
+                landing = sum(1 << S2P[d] for d in {d for _, d in moves})
+                assert side_terms(board, player)[3] == landing
                 assert board.has_moves(player) == bool(moves)
         # equal positions have equal keys (and, with 64 bits, unequal ones differ)
         pos = (board.fen().rsplit(" ", 1)[0], board.phase)

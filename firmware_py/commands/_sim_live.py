@@ -14,10 +14,12 @@ Typed commands (spaces by name):
     remove e3 [f3..]   take stacks off into the box      clear: every stack the LEDs say to remove
     knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
     confirm  undo  new   the board's buttons             show  help  quit
+    hint               the engine's move for the player to move, on the LEDs (again: hide it)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import sys
 import threading
@@ -28,7 +30,8 @@ from ..rules import Ply
 from ..spaces import SPACES, parse_space
 from ..state import BoardState
 
-BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game"}
+BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game",
+           "hint": "hint"}
 HELP = __doc__.split("Typed commands (spaces by name):")[1].rstrip()
 
 
@@ -164,7 +167,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     from ..errors import ProfileError, StoreError
     from ..session import Session
     from ..store import Store, sim_path
-    from ..terminal import view
+    from ..terminal import view, view_text
     from .play import thinkers_from
 
     console = console or Console()
@@ -179,18 +182,35 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     desk = HandDesk(sim, lambda msg: console.print(f"[red]{msg}[/red]"))
     try:
         store = Store(db)
+        study = getattr(args, "study", None)
+        if study is not None:
+            study.prepare(store)  # --from: the record's position, set up below, resumed
         unfinished = store.unfinished()
-        if unfinished is not None:  # the pieces stand where the record says
+        replay = study is not None and study.replay
+        if unfinished is not None and not replay:  # the pieces stand where the record says
             sim.setup(store.board(unfinished.id))
         computer = thinkers_from(args) if getattr(args, "ai", None) else []
-        session = Session(desk, sim, store, make_controller, buttons=None,
-                          tags={"Site": "dvonn-board simulator"}, computer=computer)
+        if replay:
+            computer = study.computer
+        session = Session(desk, sim, store, make_controller, buttons=None, resume=not replay,
+                          tags={"Site": "dvonn-board simulator",
+                                **(study.tags() if replay else {})},
+                          computer=computer, time_control=getattr(args, "clock", None),
+                          hints=getattr(args, "hints", "on") != "off")
     except StoreError as e:
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 1
     console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
                                        else f"; new game {session.game_id}"))
-    session.subscribe(lambda s: console.print(view(s.state, s.rebuild)))
+    shown = {}
+
+    def show(s) -> None:
+        # The clock ticks once a second: print again only when more than its seconds changed.
+        text = view_text(dataclasses.replace(s.state, clock=None), s.rebuild)
+        if text != shown.get("text"):
+            shown["text"] = text
+            console.print(view(s.state, s.rebuild))
+    session.subscribe(show)
     stop = threading.Event()
     failed = []
 
@@ -224,7 +244,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                 continue
             buttons = [a for a in actions if a[0] == "button"]
             for _, (name,) in buttons:
-                {"undo": session.takeback, "confirm": session.confirm,
+                {"undo": session.takeback, "confirm": session.confirm, "hint": session.hint,
                  "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)

@@ -17,7 +17,7 @@ import json
 
 ORDER = 80
 PLUGINS = ("firmware_py.tools.bench_inference",  # each offers register(bench_subparsers)
-           "firmware_py.tools.bench_startup")
+           "firmware_py.tools.bench_startup", "firmware_py.tools.bench_remote")
 
 
 def register(subparsers) -> None:
@@ -34,6 +34,9 @@ def register(subparsers) -> None:
     rules.add_argument("--board", action="store_true",
                        help="play through the public Board API (legal_plies/push) instead of "
                             "the playout fast path")
+    rules.add_argument("--compare", action="store_true",
+                       help="also play a quarter as many games through the Board API, "
+                            "alternating with the fast path, and print the speed ratio")
     rules.set_defaults(func=run_rules)
     for name in PLUGINS:
         if importlib.util.find_spec(name) is not None:
@@ -47,6 +50,8 @@ def run_rules(args) -> int:
         print("dvonn-board bench rules: --games must be at least 1")
         return 2
     engine = "board" if args.board else "fast"
+    if args.compare:
+        return _compare(args)
     result = run(args.games, args.seed, engine)
     figures = result.as_dict()
     figures["engine"] = engine
@@ -61,4 +66,27 @@ def run_rules(args) -> int:
     n = result.games
     print(f"  results:        White {result.white_wins / n:.0%}, Black {result.black_wins / n:.0%}, "
           f"draw {result.draws / n:.0%}")
+    return 0
+
+
+def _compare(args) -> int:
+    """The fast path and the Board API side by side: five rounds, alternating, medians of the
+    games per CPU second (so load from other programs shifts both alike)."""
+    import statistics
+
+    from ..tools.bench_rules import run
+
+    rates = {"fast": [], "board": []}
+    for round_ in range(5):
+        for engine, games in (("fast", args.games), ("board", max(1, args.games // 4))):
+            rates[engine].append(run(max(1, games // 5), args.seed + round_,
+                                     engine).games_per_second)
+    fast, board = statistics.median(rates["fast"]), statistics.median(rates["board"])
+    if args.json:
+        print(json.dumps({"fast_games_per_second": round(fast, 1),
+                          "board_games_per_second": round(board, 1),
+                          "ratio": round(fast / board, 2)}))
+        return 0
+    print(f"fast path {fast:,.0f} games/s, Board API {board:,.0f} games/s (medians of 5 "
+          f"alternating rounds, CPU time): {fast / board:.2f}x")
     return 0

@@ -1,7 +1,9 @@
 """`dvonn-board games list|export ID|takeback`: the stored games.
 
     dvonn-board games list [--json]              every game: id, start, plies, result, players
-    dvonn-board games export ID [--out FILE]     one game in our record format
+    dvonn-board games export ID [--out FILE] [--format ours|lg]
+                                                 one game in our record format (or Little
+                                                 Golem's transcript)
     dvonn-board games takeback [ID]              take back the last ply of the unfinished game
 
 `--db FILE` (or `$DVONN_BOARD_DB`), before or after the action, picks the database; the default
@@ -38,6 +40,9 @@ def register(subparsers) -> None:
     ex = sub.add_parser("export", help="write a game in our record format")
     ex.add_argument("id", type=int, metavar="ID")
     ex.add_argument("--out", metavar="FILE", default=None, help="write here instead of stdout")
+    ex.add_argument("--format", choices=("ours", "lg"), default="ours",
+                    help="ours (default: tags, numbered plies, the result) or lg (a Little "
+                         "Golem transcript, which `replay` and `review` also read)")
     tb = sub.add_parser("takeback", help="take back the last ply of a game")
     tb.add_argument("id", type=int, metavar="ID", nargs="?", default=None,
                     help="the game (default: the unfinished one)")
@@ -100,7 +105,10 @@ def _list(store: Store, args) -> int:
 
 
 def _export(store: Store, args) -> int:
-    text = store.export(args.id)
+    text = store.export(args.id)  # (checks that the stored plies replay)
+    if getattr(args, "format", "ours") == "lg":
+        from ..little_golem import write_little_golem
+        text = write_little_golem(store.record(args.id))
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")

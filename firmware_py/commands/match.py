@@ -1,4 +1,5 @@
-"""`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--json]`: engine games."""
+"""`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--openings FILE] [--json]`:
+engine games."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ def register(subparsers) -> None:
         description="Play engine games between two players and print each game's winner and "
                     "score, then a summary (wins, draws, losses per side). SPEC: random, "
                     "greedy, ai:LEVEL (1..5, by time per move), ai:LEVEL,nodes=N, "
-                    "ai:LEVEL,depth=D or ai:LEVEL,time=SECONDS. Colours alternate between "
-                    "games unless --fixed-colours.")
+                    "ai:LEVEL,depth=D, ai:LEVEL,time=SECONDS, ai:LEVEL,game=SECONDS (for the "
+                    "whole game) or ai:classic (the engine before issue 15, same options). "
+                    "Colours alternate between games unless --fixed-colours.")
     p.add_argument("--white", required=True, metavar="SPEC", help="the first player (White "
                    "in odd-numbered games)")
     p.add_argument("--black", required=True, metavar="SPEC", help="the second player")
@@ -27,11 +29,15 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true",
                    help="one JSON object per game per line, then a summary object")
     p.add_argument("--record", action="store_true", help="also print each game's plies")
+    p.add_argument("--openings", metavar="FILE",
+                   help="placement phases, one per line (49 ply tokens; a longer game record "
+                        "counts up to its 49th ply): each pair of games starts from the next "
+                        "one, colours swapped, so the moving phase is measured on its own")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..match import play_match
+    from ..match import play_match, read_openings
     from ..players import parse_spec
 
     for spec in (args.white, args.black):
@@ -43,6 +49,13 @@ def run(args) -> int:
     if args.games < 1:
         print(f"dvonn-board match: --games {args.games}: must be at least 1", file=sys.stderr)
         return 2
+    openings = None
+    if args.openings:
+        try:
+            openings = read_openings(args.openings)
+        except ValueError as e:
+            print(f"dvonn-board match: --openings {e}", file=sys.stderr)
+            return 2
 
     def show(r) -> None:
         if args.json:
@@ -53,13 +66,14 @@ def run(args) -> int:
             return
         w, b = r.score
         who = "draw" if r.winner == "draw" else f"{r.winner} ({getattr(r, r.winner)}) wins"
+        opening = "" if r.opening is None else f" (opening on line {r.opening})"
         print(f"game {r.game}: {r.white} (white) vs {r.black} (black): {who} {w}-{b}, "
-              f"{r.plies} plies", flush=True)
+              f"{r.plies} plies{opening}", flush=True)
         if args.record:
             print("  " + " ".join(r.record))
 
     _, summary = play_match(args.white, args.black, args.games, args.seed,
-                            alternate=not args.fixed_colours, on_game=show)
+                            alternate=not args.fixed_colours, on_game=show, openings=openings)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:

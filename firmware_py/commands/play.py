@@ -1,5 +1,8 @@
 """`dvonn-board play [--profile FILE] [--port PORT] [--db FILE]`: a game on the real board.
 
+With `--remote COLOUR` someone far away plays that colour from a browser (or their own board,
+`--join LINK`); see `_remote`.
+
 Opens the board the profile describes (scanner, LEDs, buttons), resumes the unfinished game of
 the database or starts a new one, and shows the board and what the LEDs say in the terminal
 until Ctrl-C (LEDs off, port closed, every committed ply already on disk). A takeback: the undo
@@ -34,6 +37,12 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
+    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    add_clock_argument(p)
+    add_hints_argument(p)
+    add_study_arguments(p)
+    from ._remote import add_remote_arguments
+    add_remote_arguments(p)  # --remote COLOUR, --remote-at, --join LINK
     p.add_argument("--white", metavar="NAME", default=None, help="White's name for the record")
     p.add_argument("--black", metavar="NAME", default=None, help="Black's name for the record")
     p.add_argument("--event", metavar="TEXT", default=None, help="the record's Event tag")
@@ -49,6 +58,22 @@ def add_computer_arguments(parser) -> None:
                                          "the LEDs show its ply, a person carries it out")
     parser.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="1-5",
                         help="the computer's strength (time per move; default 3)")
+    parser.add_argument("--game", type=_positive_seconds, default=None, metavar="SECONDS",
+                        help="instead of the level's time per move, this much thinking time "
+                             "for the computer's whole game, shared out move by move (like "
+                             "the match player ai:LEVEL,game=SECONDS)")
+
+
+def _positive_seconds(text: str) -> float:
+    import argparse
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return seconds
 
 
 def thinkers_from(args) -> list:
@@ -57,7 +82,9 @@ def thinkers_from(args) -> list:
         return []
     from ..ai import Thinker
     from ..rules import BLACK, WHITE
-    return [Thinker({"white": WHITE, "black": BLACK}[c], level=args.level) for c in set(args.ai)]
+    game = getattr(args, "game", None)
+    return [Thinker({"white": WHITE, "black": BLACK}[c], level=args.level, game=game)
+            for c in set(args.ai)]
 
 
 def tags_from(args) -> dict[str, str]:
@@ -124,7 +151,20 @@ def run(args) -> int:
     from ..store import Store
     from ..terminal import view
 
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"dvonn-board play: {e}", file=sys.stderr)
+        return 2
+    from ._remote import Remote, RemoteOptionError
+
     console = Console()
+    try:
+        remote = Remote.from_args(args)
+    except RemoteOptionError as e:
+        print(f"dvonn-board play: {e}", file=sys.stderr)
+        return 2
     # gpiozero warns once per pin library it cannot load; open_board's own warning says it all.
     warnings.filterwarnings("ignore", module="gpiozero")
     try:
@@ -135,9 +175,11 @@ def run(args) -> int:
         opened = hw.open_board(args.profile, port=args.port)
         source, leds, buttons, notes = open_parts(opened)
     except (ProfileError, ValueError) as e:
+        remote.stop()
         print(f"dvonn-board play: profile: {e}", file=sys.stderr)
         return 2
     except (HardwareUnavailable, OSError) as e:
+        remote.stop()
         print(f"dvonn-board play: the board cannot be opened: {e}", file=sys.stderr)
         return 1
     if not getattr(source, "connected", True):  # a serial scanner whose port is not there
@@ -159,10 +201,15 @@ def run(args) -> int:
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
         make_controller = make_controller_factory(calibration=calibration, spec=spec)
         store = Store(args.db)
-        session = Session(source, leds, store, make_controller, buttons,
-                          resume=not args.new, tags=tags_from(args),
-                          computer=thinkers_from(args))
+        study.prepare(store)  # --from: the record's position, resumed below
+        session = Session(source, leds, store, make_controller, remote.buttons(buttons),
+                          resume=not args.new if study.resume is None else study.resume,
+                          tags={**tags_from(args), **study.tags()},
+                          computer=(study.computer or thinkers_from(args)) + remote.thinkers,
+                          time_control=args.clock, hints=args.hints != "off")
+        session.rebuild = study.rebuild or session.rebuild  # --from: the stacks to set up
     except (DvonnError, OSError) as e:
+        remote.stop()
         for part in (leds, source, buttons):
             if part is not None:
                 part.close()
@@ -172,6 +219,15 @@ def run(args) -> int:
         console.print(f"[yellow]{warning}[/yellow]")
     what = "resumed" if session.resumed else "new"
     note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
+    try:
+        for line in remote.start(session):
+            console.print(line, highlight=False, soft_wrap=True)
+    except OSError as e:  # most often: the port is taken
+        session.close()
+        remote.stop()
+        print(f"dvonn-board play: --remote-at {args.remote_at}: {e.strerror or e}",
+              file=sys.stderr)
+        return 1
     web = None
     if args.web:
         from ..web.session_source import start_web
@@ -184,7 +240,11 @@ def run(args) -> int:
         console.print(f"web view: {web.url}")
     with Live(view(session.state, session.rebuild, note), console=console,
               auto_refresh=False) as live:
-        session.subscribe(lambda s: live.update(view(s.state, s.rebuild, note), refresh=True))
+        def show(s=session):  # the remote side's offers and status under the board
+            live.update(view(s.state, s.rebuild, " · ".join(filter(None, (note, remote.note())))),
+                        refresh=True)
+        session.subscribe(show)
+        remote.on_change(show)
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
         except StoreError as e:  # e.g. the file locked by another program for too long
@@ -193,6 +253,7 @@ def run(args) -> int:
                   "start `dvonn-board play` again to resume.", file=sys.stderr)
             return 1
         finally:
+            remote.stop()
             if web is not None:
                 web.stop()
     return 0

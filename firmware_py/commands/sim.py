@@ -3,6 +3,8 @@
     dvonn-board sim                       people play in real time in the browser: prints the
                                           URL of the page, which is the simulated board
     dvonn-board sim --terminal            the same with typed hand actions in the terminal
+    dvonn-board sim --remote black        people mode; Black is played far away (prints the
+                                          invitation link); --join LINK joins a hosted game
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
                     [--preset default|rough|ideal] [--adc 12|10] [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
@@ -67,6 +69,12 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
+    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    add_clock_argument(p)  # --clock: people mode and autoplay
+    add_hints_argument(p)  # --hints: people mode
+    add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
+    from ._remote import add_remote_arguments
+    add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
     p.set_defaults(func=run)
 
 
@@ -79,13 +87,42 @@ def run(args) -> int:
 def run_interactive(args) -> int:
     """People at the simulated board in real time: the web page (default) or the terminal."""
     from .play import make_controller_factory
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"dvonn-board sim: {e}", file=sys.stderr)
+        return 2
+    args.study = study
 
     if not args.terminal:
         from ..web.simulator import run_web
+        from ._remote import Remote, RemoteOptionError
         from .play import thinkers_from
         from sim.compose import simulated_board
-        return run_web(args, make_controller_factory(), simulated_board,
-                       computer=thinkers_from(args) if hasattr(args, "ai") else ())
+        try:
+            remote = Remote.from_args(args)
+        except RemoteOptionError as e:
+            print(f"dvonn-board sim: {e}", file=sys.stderr)
+            return 2
+
+        def on_start(run):
+            session = run.session
+            session.buttons = remote.buttons(session.buttons)  # undo/confirm answer offers
+            return remote.start(session)
+        try:
+            return run_web(args, make_controller_factory(), simulated_board,
+                           computer=list(study.computer or (thinkers_from(args)
+                                                            if hasattr(args, "ai") else ()))
+                           + remote.thinkers, on_start=on_start, study=study,
+                           time_control=getattr(args, "clock", None),
+                           hints=getattr(args, "hints", "on") != "off")
+        finally:
+            remote.stop()
+    if getattr(args, "remote", None) or getattr(args, "join", None):
+        print("dvonn-board sim: --remote and --join play on the web page (not --terminal)",
+              file=sys.stderr)
+        return 2
     from ._sim_live import run_people
 
     return run_people(args, make_controller_factory())
@@ -119,6 +156,11 @@ def computer_note(r) -> str:
     return f", computer {' and '.join(r.ai)} level {r.level}" if r.ai else ""
 
 
+def clock_note(r) -> str:
+    """', clock 1m+2s: White 0:31, Black 0:12' (or nothing without a clock)."""
+    return f", clock {r.clock['control']}: {r.clock['text']}" if r.clock else ""
+
+
 def run_autoplay(args) -> int:
     from sim.autoplay import play_game
     from ..errors import RecordError
@@ -133,11 +175,36 @@ def run_autoplay(args) -> int:
     if not 0.0 <= args.mistakes <= 1.0:
         print(f"{prog}: --mistakes must be in 0..1, not {args.mistakes}", file=sys.stderr)
         return 2
+    if getattr(args, "game", None) is not None:
+        print(f"{prog}: --game does not apply to --autoplay (there the level is a node "
+              "budget, so that a game repeats on any machine)", file=sys.stderr)
+        return 2
     try:
         noise = _noise(args.noise)
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
+    from ._study import Study, StudyError
+    try:
+        study = Study.from_args(args)
+    except StudyError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    start = None
+    if study.active and not study.replay:  # --from: the players play on from its position
+        from ..study import position_at
+        start = list(position_at(study.record.plies, study.ply).move_stack)
+    replay = None
+    if getattr(args, "replay", None):
+        if args.script or args.ai:
+            print(f"{prog}: --replay shows the record's plies for both sides: no --script, "
+                  "no --ai", file=sys.stderr)
+            return 2
+        try:
+            replay = load_script(args.replay)
+        except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
+            print(f"{prog}: {args.replay}: {e}", file=sys.stderr)
+            return 1
     script = None
     if args.script:
         try:
@@ -151,6 +218,7 @@ def run_autoplay(args) -> int:
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
+                      time_control=args.clock, replay=replay, start=start,
                       preset=args.preset, adc_bits=args.adc)
         results.append(r)
         failed += (not r.match) or r.wrong > 0
@@ -164,8 +232,8 @@ def run_autoplay(args) -> int:
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}; commit {r.commit_delay_ms_median:.0f} ms after "
-                  f"letting go (median); "
+                  f"{computer_note(r)}{clock_note(r)}; commit {r.commit_delay_ms_median:.0f} ms "
+                  f"after letting go (median); "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
             if not r.match:

@@ -3,8 +3,9 @@
     python -m firmware_py.tools.bench_ai                      # everything below, modest game counts
     python -m firmware_py.tools.bench_ai --only default --games 100
     python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
+    nice -n 10 python -m firmware_py.tools.bench_ai --only classic --classic-games 100
 
-Three measurements, the targets of issue 8:
+Four measurements, the targets of issues 8 and 15:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
            `greedy` (target >= 90 % wins)
   pi       the default level with the node budget a Pi gets in its time (PI_SLOWDOWN times
@@ -13,6 +14,11 @@ Three measurements, the targets of issue 8:
            this machine searches in the level's time) and the levels' depth caps
            (LEVEL_DEPTHS), so the comparison does not depend on how busy the machine is; and
            deterministic given the seed.
+  classic  the default level against the engine before issue 15 (`ai:classic`) at its default
+           level, each with the nodes its own engine searches in the level's time here (equal
+           time, repeatable): from each side's own placements, and from the same placement
+           phases (played by ai:classic against itself, colours swapped), which measures the
+           moving phase alone. Targets: 90 % and 70 % of the games.
 Prints one line per match (and with --json one object per match), so partial runs count.
 """
 
@@ -24,31 +30,45 @@ import sys
 import time
 
 from .. import ai
-from ..match import play_match
+from ..ai import classic
+from ..match import play_match, play_openings
 
 PI_SLOWDOWN = 4  # a Raspberry Pi 4 runs this code 3-5x slower than the development machine
+OPENINGS_BY = "ai:classic,nodes=2000"  # who plays the shared placement phases
 
 
-def level_nodes(level: int) -> int:
-    return ai.LEVEL_NODES[level]
+def level_nodes(level: int, scale: float = 1.0, table: dict[int, int] | None = None) -> int:
+    return max(1, round((table or ai.LEVEL_NODES)[level] * scale))
 
 
 def matches(games: int, ladder_games: int, only: str | None,
-            levels: tuple[int, int] | None = None) -> list[tuple[str, str, str, int]]:
+            levels: tuple[int, int] | None = None, classic_games: int = 100,
+            scale: float = 1.0) -> list[tuple[str, str, str, int, bool]]:
+    """(name, first SPEC, second SPEC, games, from shared openings) of each match to play.
+    scale: multiplies every node budget (e.g. 0.15 for quicker matches that keep the ratios)."""
+    def budget(level: int, table: dict[int, int] | None = None) -> int:
+        return level_nodes(level, scale, table)
+
     d = ai.DEFAULT_LEVEL
     out = []
     if only in (None, "default"):
-        out += [("default vs random", f"ai:{d}", "random", games),
-                ("default vs greedy", f"ai:{d}", "greedy", games)]
+        out += [("default vs random", f"ai:{d}", "random", games, False),
+                ("default vs greedy", f"ai:{d}", "greedy", games, False)]
     if only in (None, "pi"):
-        pi_nodes = level_nodes(d) // PI_SLOWDOWN
-        out += [("default (Pi budget) vs greedy", f"ai:{d},nodes={pi_nodes}", "greedy", games)]
+        pi_nodes = budget(d) // PI_SLOWDOWN
+        out += [("default (Pi budget) vs greedy", f"ai:{d},nodes={pi_nodes}", "greedy", games,
+                 False)]
     if only in (None, "ladder"):
         lo, hi = levels or (min(ai.LEVEL_NODES), max(ai.LEVEL_NODES))
         ladder = [lv for lv in sorted(ai.LEVEL_NODES) if lo <= lv <= hi]
         for low, high in zip(ladder, ladder[1:]):
-            out.append((f"level {high} vs level {low}", f"ai:{high},nodes={level_nodes(high)}",
-                        f"ai:{low},nodes={level_nodes(low)}", ladder_games))
+            out.append((f"level {high} vs level {low}", f"ai:{high},nodes={budget(high)}",
+                        f"ai:{low},nodes={budget(low)}", ladder_games, False))
+    if only in (None, "classic"):
+        new = f"ai:{d},nodes={budget(d)}"
+        old = f"ai:classic,nodes={budget(d, classic.LEVEL_NODES)}"
+        out += [("default vs classic", new, old, classic_games, False),
+                ("default vs classic, same placements", new, old, classic_games, True)]
     return out
 
 
@@ -57,8 +77,13 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=40, help="games per match against random/greedy")
     p.add_argument("--ladder-games", type=int, default=20, help="games per level pair")
+    p.add_argument("--classic-games", type=int, default=100,
+                   help="games per match against ai:classic")
+    p.add_argument("--budget-scale", type=float, default=1.0, metavar="F",
+                   help="multiply every node budget by F (e.g. 0.15: quicker matches, the "
+                        "same ratios between the players)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", choices=("default", "pi", "ladder"))
+    p.add_argument("--only", choices=("default", "pi", "ladder", "classic"))
     p.add_argument("--levels", metavar="LOW-HIGH", default=None,
                    help="the ladder only between these levels (e.g. 1-3: 2 vs 1 and 3 vs 2)")
     p.add_argument("--json", action="store_true")
@@ -78,16 +103,22 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
     print(f"default level {ai.DEFAULT_LEVEL}; level seconds {ai.LEVEL_TIMES}; "
           f"level nodes {ai.LEVEL_NODES}; level depth caps {ai.LEVEL_DEPTHS}", file=sys.stderr)
-    for name, first, second, n in matches(args.games, args.ladder_games, args.only, levels):
+    if not args.budget_scale > 0:
+        p.error(f"--budget-scale {args.budget_scale}: must be more than 0")
+    for name, first, second, n, shared in matches(args.games, args.ladder_games, args.only,
+                                                  levels, args.classic_games,
+                                                  args.budget_scale):
         t0 = time.perf_counter()
-        _, summary = play_match(first, second, n, args.seed, on_game=progress)
+        openings = play_openings(OPENINGS_BY, (n + 1) // 2, args.seed) if shared else None
+        _, summary = play_match(first, second, n, args.seed, on_game=progress,
+                                openings=openings)
         s = summary.to_json()
         t = summary.first_total
         if args.json:
             print(json.dumps({"match": name, **s, "wall_seconds": round(time.perf_counter() - t0)}),
                   flush=True)
         else:
-            print(f"{name:32} {first:>20} vs {second:<20} {n:4d} games  "
+            print(f"{name:36} {first:>20} vs {second:<24} {n:4d} games  "
                   f"W-D-L {t.wins}-{t.draws}-{t.losses}  {100 * summary.score_rate():5.1f} %  "
                   f"margin {s['mean_margin']:+5.1f}  s/ply mean {s['mean_seconds']['first']:.3f}"
                   f" max {s['max_seconds']['first']:.3f}", flush=True)

@@ -34,6 +34,7 @@ GROUPS = (
     ("Questions and mistakes", ("ask", "error", "missing", "extra")),
     ("The computer's move, passes", ("computer_from", "computer_to", "pass")),
     ("The end", ("winner", "draw")),
+    ("The game clock", ("low_time",)),
     ("The board itself", ("link_lost", "paused", "calibrating")),
 )
 STRIP_SECONDS, STRIP_STEP = 2.4, 0.05

@@ -88,6 +88,7 @@ MESSAGES: dict[str, tuple[bool, bool, dict[str, Field]]] = {
     "takeback": (True, False, {}),
     "new_game": (True, False, {}),
     "confirm": (True, False, {}),
+    "hint": (True, False, {}),  # the engine's move on the LEDs (hints.py)
     # The simulated hand.
     "lift": (True, True, {"space": (True, _space), "count": (False, _count)}),
     "put": (True, True, {"space": (True, _space)}),

@@ -238,7 +238,7 @@ class SessionSource(GameSource):
 
     def session_view(self) -> dict:
         return {"rebuild": list(self.session.rebuild), "game": self.session.game_id,
-                "resumed": self.session.resumed}
+                "resumed": self.session.resumed, "hints": self.session.hints.enabled}
 
     def on_change(self, callback: Callable[[], None]) -> None:
         self.session.subscribe(lambda _session: callback())
@@ -265,6 +265,11 @@ class SessionSource(GameSource):
             return "new game started; the last one is kept in the game store"
         if kind == "confirm":
             self.session.confirm()
+            return None
+        if kind == "hint":
+            if not self.session.hints.enabled:
+                raise ActionRefused("hints are off for this game")
+            self.session.hint()
             return None
         if self.desk is None:
             raise ActionRefused(f"a real board has no simulated hand to {kind}")

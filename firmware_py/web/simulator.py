@@ -39,7 +39,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=()):
+                 computer=(), time_control=None, hints: bool = True, study=None):
         from ..session import Session
         from ..store import Store
 
@@ -48,11 +48,17 @@ class SimulatorRun:
         self.desk = SimDesk(self.board)
         self.desk.noise = noise if isinstance(noise, str) else float(noise)
         store = Store(self.db)
+        if study is not None:
+            study.prepare(store)  # --from: the record's position, set up as a resumed game
+        replay = study is not None and study.replay
         unfinished = store.unfinished()
-        if unfinished is not None:  # the pieces stand where the record says
+        if unfinished is not None and not replay:  # the pieces stand where the record says
             self.board.setup(store.board(unfinished.id))
         self.session = Session(self.desk, self.board, store, make_controller, buttons=self.board,
-                               tags={"Site": "dvonn-board simulator"}, computer=computer)
+                               tags={"Site": "dvonn-board simulator",
+                                     **(study.tags() if replay else {})},
+                               computer=computer, time_control=time_control, hints=hints,
+                               resume=not replay)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -111,12 +117,14 @@ class SimulatorSource(SessionSource):
         return self.desk.call(press)
 
 
-def run_web(args, make_controller, make_board, computer=()) -> int:
+def run_web(args, make_controller, make_board, computer=(), on_start=None, time_control=None,
+            hints: bool = True, study=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
     `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
-    simulated board (the command passes `sim.compose.simulated_board`).
+    simulated board (the command passes `sim.compose.simulated_board`). on_start(run): called
+    once the board runs, for the lines to print (e.g. a remote game's invitation).
     """
     import time
 
@@ -135,7 +143,8 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
                            speed=getattr(args, "speed", None) or 1.0)
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
-                           computer=computer).start()
+                           computer=computer, time_control=time_control,
+                           hints=hints, study=study).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
@@ -147,6 +156,8 @@ def run_web(args, make_controller, make_board, computer=()) -> int:
               "(choose another with --web PORT)", file=sys.stderr)
         return 1
     print(INTRO.format(url=run.web.url, db=db), flush=True)
+    for line in (on_start(run) if on_start else ()):
+        print(line, flush=True)
     if not is_loopback(host):
         print("Pages opened without the token in the URL are read-only.", flush=True)
     try:

@@ -54,7 +54,8 @@ def board_view(state: BoardState) -> dict:
         "ply": b.ply_count,
         "to_place": b.piece_to_place(),
         "score": {"white": white, "black": black},
-        "winner": winner_text(b),
+        "winner": winner_text(b) if getattr(state.clock, "flagged", None) is None
+        else PLAYER_NAMES[1 - state.clock.flagged],  # won on time
         "moves": [str(p) for p in b.move_stack],
         "lifted": None if state.lifted is None else SPACES[state.lifted],
         "destinations": _names(state.destinations),
@@ -65,6 +66,7 @@ def board_view(state: BoardState) -> dict:
         "extra": _names(state.extra),
         "hint": None if state.hint is None else str(state.hint),
         "signals": {SPACES[s]: name for s, name in signals(state).items()},
+        "clock": None if state.clock is None else state.clock.as_dict(),
     }  # no frame time: it moves with every frame, and the page is sent only what changed
 
 

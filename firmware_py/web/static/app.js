@@ -289,6 +289,9 @@ function draw() {
   $("winner").textContent = game.winner === "draw" ? "a draw" : game.winner ? `${game.winner} wins` : "";
   $("hint-row").hidden = !game.hint;
   $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
+  drawClock(game.clock);
+  $("btn-hint").hidden = !(page.session && page.session.hints) || game.mode === "over";
+  drawReview(game);
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
     moves.innerHTML = "";
@@ -316,6 +319,52 @@ function draw() {
   drawHand();
   drawReading();
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
+}
+
+// After the game: the engine's review (evaluation graph and mistakes), fetched once per game.
+function drawReview(game) {
+  const over = game.mode === "over" && game.phase === 2;
+  $("review").hidden = !over;
+  const key = game.moves.join(" ");
+  if (!over || page.reviewFor === key) return;
+  page.reviewFor = key;
+  $("review-status").textContent = "the engine is looking at the game…";
+  $("review-graph").innerHTML = "";
+  $("review-mistakes").innerHTML = "";
+  fetch("/review.json", { cache: "no-store" })
+    .then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
+    .then((r) => {
+      if (page.reviewFor !== key) return;
+      $("review-graph").innerHTML = r.svg;
+      $("review-status").textContent = r.mistakes.length
+        ? "The biggest swings (red dots on the graph):" : "No mistakes found.";
+      for (const text of r.mistakes) {
+        const li = document.createElement("li");
+        li.textContent = text;
+        $("review-mistakes").appendChild(li);
+      }
+    })
+    .catch((e) => { $("review-status").textContent = `no review: ${e.message}`; });
+}
+
+function clockText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+// The game clock as the server counts it (whole seconds, updated once a second).
+function drawClock(clock) {
+  $("clock-row").hidden = !clock;
+  if (!clock) return;
+  ["white", "black"].forEach((side, i) => {
+    const span = $("clock-" + side);
+    const out = clock.flagged === i;
+    span.textContent = `${side} ${clockText(clock.left[i])}` + (out ? " (out of time)" : "");
+    const running = clock.running === i;
+    span.className = [running ? "running" : "", (running && clock.low) || out ? "low" : ""]
+      .filter(Boolean).join(" ");
+  });
 }
 
 function fallbackMessage(game) {
@@ -511,6 +560,7 @@ function wire() {
   }
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
+  $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
   // A new game abandons this one (it stays in the store): ask for a second click.
   let armed = null;
   $("btn-new").addEventListener("click", () => {

@@ -1,4 +1,9 @@
-"""The computer opponent: placement heuristics, then alpha-beta search for the moving phase.
+"""The computer opponent as it was before issue 15 (`ai:classic`): a yardstick for the new one.
+
+Kept unchanged so that `python -m firmware_py.tools.bench_ai --only classic` can measure the
+engine in `firmware_py.ai` against it. Do not improve it: a stronger yardstick would make old figures incomparable.
+
+Its placement heuristics, then alpha-beta search for the moving phase:
 
 Phase 1 (placing): each empty space is scored for the piece to place (near the DVONN pieces,
 on the edge where pieces can move early, not clumped with one's own pieces, next to enemy
@@ -32,9 +37,9 @@ import random as _random
 import time
 from dataclasses import dataclass, field
 
-from .rules import (BLACK, DEST, MAX_MOBILE_HEIGHT, N_PLACEMENTS, PASS, S2P, WHITE, Board,
+from ..rules import (BLACK, DEST, MAX_MOBILE_HEIGHT, N_PLACEMENTS, PASS, S2P, WHITE, Board,
                     Ply, surrounded)
-from .spaces import N_SPACES, NEIGHBOURS, distance
+from ..spaces import N_SPACES, NEIGHBOURS, distance
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}

@@ -1,0 +1,209 @@
+"""How good a moving-phase (phase 2) position is, for the player to move.
+
+DVONN is decided by what stays linked to the DVONN pieces, so most terms count things by their
+distance to them: stacks standing next to a DVONN piece are hard to cut off and take part in
+the fight, those three spaces away are the ones that get isolated. For each player:
+
+  stacks      stacks it tops                material   pieces in them
+  near1..3    its stacks 1, 2 and 3 spaces from each DVONN piece (a stack near two DVONN
+              pieces counts twice), dvonn: stacks holding a DVONN piece that it tops
+  moves       legal moves                   mobile     stacks that can move
+  reach1      spaces next to a DVONN piece its stacks can land on
+  prey        enemy stacks its stacks can land on
+  catch       the tallest enemy stack it can take (threat for the side to move, counter for
+              the other: the side to move takes first)
+
+The value is the weighted difference of the two players' terms, plus a tempo for the mover.
+`python -m firmware_py.ai.tune` fits the weights to the final margins of self-play games (see
+TUNING for why the ones in force are not the fit); `terms()` is what it fits, `evaluate()` what
+the search uses, and a test checks they agree.
+
+>>> from firmware_py.rules import Board
+>>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
+>>> evaluate(b) > 0   # Black tops more, but White is about to take Black's stack
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import DEST, MAX_MOBILE_HEIGHT, P2S, S2P, W, WHITE, Board, surrounded
+from ..spaces import N_SPACES, distance
+
+WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
+INF = 10 * WIN
+
+# RING[p][k]: padded bits of the spaces exactly k steps from the space on padded bit p.
+RING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << S2P[s] for s in range(N_SPACES) if distance(s, P2S[p]) == k)
+          for k in range(11)) if P2S[p] >= 0 else () for p in range(W * 5))
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Moving-phase evaluation weights, in hundredths of a piece (see the module docstring
+    and TUNING)."""
+
+    stacks: int = 120
+    material: int = 60
+    dvonn: int = 100
+    near1: int = 40
+    near2: int = 15
+    near3: int = 0
+    moves: int = 40
+    mobile: int = 40
+    reach1: int = 20
+    prey: int = 20
+    threat: int = 200
+    counter: int = 160
+    tempo: int = 10
+
+
+# How the weights were chosen (matches at 2000-3000 nodes a move, colours alternating).
+TUNING = """Set by hand, starting from the old engine's fitted weights (ai.classic) and adding the
+distance terms. The least-squares fit by ai.tune over 7064 positions of 200 self-play games
+(1000 nodes a move; R^2 0.28) valued captures and mobility far less, and scored 3-10 against
+ai:classic where these scored 13-7: the fit predicts outcomes from quiet features, while the
+search leans on the capture terms at its leaves. With the old engine's weights plus the
+distance terms, from the same 15 placement phases: 16-2-12 against ai:classic; these, 17-0-13.
+Head to head against these at 3300 nodes a move: the old engine's weights plus the distance
+terms 15-1-24 (40 games); stronger distance terms (near1 80, near2 30, reach1 30) 42-4-32 (78
+games), (120, 45, 40) 23-2-14 (39 games): promising, not yet clear enough to adopt."""
+DEFAULT_WEIGHTS = Weights()
+
+
+def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
+    """(moves, mobile stacks, catch, landing spaces, material) of `player`, in one pass over
+    its stacks.
+
+    Moves and mobile stacks as the rules count them, counted without listing them; catch is
+    the height of the tallest enemy-topped stack `player` could move onto (0: none); landing
+    spaces is the bit mask (padded bits) of every space one of its moves ends on; material
+    the pieces in the stacks it tops. Checked against the reference engine in
+    tests/test_rules_differential.py.
+
+    >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
+    >>> side_terms(b, WHITE)[:3], len(b.moves_of(WHITE))
+    ((2, 1, 3), 2)
+    """
+    occ = board._occ
+    one = board._one
+    own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
+    mob = own & ~surrounded(occ)
+    single = mob & one
+    moves = stacks = targets = 0
+    if single:
+        n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
+        n4, n5, n6 = (single >> 12) & occ, (single << 13) & occ, (single >> 13) & occ
+        moves = (n1.bit_count() + n2.bit_count() + n3.bit_count() + n4.bit_count()
+                 + n5.bit_count() + n6.bit_count())
+        stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13)
+                            | (occ << 13))).bit_count()
+        targets = n1 | n2 | n3 | n4 | n5 | n6
+    material = (own & one).bit_count()
+    tall = own & ~one
+    st = board._st
+    while tall:
+        low = tall & -tall
+        ps = low.bit_length() - 1
+        tall ^= low
+        h = len(st[ps])
+        material += h
+        if mob & low and h <= MAX_MOBILE_HEIGHT:
+            t = DEST[ps][h] & occ
+            if t:
+                moves += t.bit_count()
+                stacks += 1
+                targets |= t
+    prey = targets & enemy
+    best = 1 if prey else 0
+    prey &= ~one  # only taller stacks can beat 1
+    while prey:
+        low = prey & -prey
+        h = len(st[low.bit_length() - 1])
+        if h > best:
+            best = h
+        prey ^= low
+    return moves, stacks, best, targets, material
+
+
+def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
+    """The evaluation's terms for the player to move, in the order of `Weights`' fields:
+    each the mover's count minus the opponent's, except threat (the mover's catch), counter
+    (minus the opponent's catch) and tempo (1). sw, sb: side_terms of White and Black if at hand."""
+    sw = sw if sw is not None else side_terms(board, WHITE)
+    sb = sb if sb is not None else side_terms(board, 1 - WHITE)
+    st = board._st
+    w_own, b_own, dv = board._w, board._b, board._dv
+    mat = 0
+    for p in _bits(w_own):
+        mat += len(st[p])
+    for p in _bits(b_own):
+        mat -= len(st[p])
+    near = [0, 0, 0, 0]
+    reach = 0
+    for d in _bits(dv):
+        ring = RING[d]
+        for k in range(4):
+            near[k] += (w_own & ring[k]).bit_count() - (b_own & ring[k]).bit_count()
+        reach += (sw[3] & ring[1]).bit_count() - (sb[3] & ring[1]).bit_count()
+    near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
+    prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
+    diff = (w_own.bit_count() - b_own.bit_count(), mat, near[0], near[1], near[2], near[3],
+            sw[0] - sb[0], sw[1] - sb[1], reach, prey)
+    if board.turn == WHITE:
+        return tuple(diff) + (sw[2], -sb[2], 1)
+    return tuple(-x for x in diff) + (sb[2], -sw[2], 1)
+
+
+def _bits(b: int):
+    while b:
+        low = b & -b
+        yield low.bit_length() - 1
+        b ^= low
+
+
+def value(board: Board, weights: Weights, sw, sb) -> int:
+    """evaluate() with both players' side_terms at hand (the search has them anyway).
+
+    The same as the dot product of `terms()` and the weights, written out: this runs at every
+    leaf of the search.
+    """
+    w_own, b_own, dv = board._w, board._b, board._dv
+    mat = sw[4] - sb[4]
+    wt, bt = sw[3], sb[3]
+    n1 = n2 = n3 = r1 = 0
+    d = dv
+    while d:
+        low = d & -d
+        d ^= low
+        ring = RING[low.bit_length() - 1]
+        r = ring[1]
+        n1 += (w_own & r).bit_count() - (b_own & r).bit_count()
+        r1 += (wt & r).bit_count() - (bt & r).bit_count()
+        r = ring[2]
+        n2 += (w_own & r).bit_count() - (b_own & r).bit_count()
+        r = ring[3]
+        n3 += (w_own & r).bit_count() - (b_own & r).bit_count()
+    v = (weights.stacks * (w_own.bit_count() - b_own.bit_count()) + weights.material * mat
+         + weights.dvonn * ((dv & w_own).bit_count() - (dv & b_own).bit_count())
+         + weights.near1 * n1 + weights.near2 * n2 + weights.near3 * n3
+         + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
+         + weights.reach1 * r1
+         + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
+    if board.turn == WHITE:
+        return v + weights.threat * sw[2] - weights.counter * sb[2] + weights.tempo
+    return -v + weights.threat * sb[2] - weights.counter * sw[2] + weights.tempo
+
+
+def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
+    """A phase-2 position's value for the player to move, in hundredths of a piece."""
+    return value(board, weights, side_terms(board, WHITE), side_terms(board, 1 - WHITE))
+
+
+def final_value(board: Board) -> int:
+    """A finished game's value for the player to move: win or loss, plus the margin."""
+    w, b = board.score()
+    diff = w - b if board.turn == WHITE else b - w
+    return WIN + diff if diff > 0 else -WIN + diff if diff < 0 else 0

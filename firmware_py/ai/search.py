@@ -1,0 +1,377 @@
+"""Alpha-beta search over both phases, with a transposition table kept for the whole game.
+
+Negamax alpha-beta with principal-variation search and iterative deepening. Move ordering: the
+table's move, captures by height, killer moves, history; placements by closeness to the DVONN
+pieces. Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
+2; finished games score the real result; a forced pass costs no depth.
+
+Frontier pruning: a phase-2 node one or two plies above the leaves whose static value (which
+counts the best capture at hand) is a margin beyond a null window is decided without trying
+its moves.
+
+Exact values: the search counts its guesses (static evaluations, pruned nodes, table values
+that rest on them). A subtree searched without a guess rests only on finished games, so its
+value is the game's true value whatever the depth: it is stored as exact at any depth, and
+deepening stops once the root value is exact.
+
+The transposition table (`Table`) holds two bounds per position, in buckets of two entries:
+one kept for the deeper search (or a newer one), one always replaced. It is never cleared, so
+what was learnt on one move serves the next.
+
+A search stops at whichever limit comes first: nodes, depth, or time. With time, an iteration
+starts only if its predicted cost (the last iteration's time times the growth between the last
+two) fits in the soft limit, and the hard limit aborts one that overruns.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import time
+from dataclasses import dataclass, field
+
+from ..rules import N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
+from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value, side_terms, value
+from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
+                        place_value)
+
+MAX_DEPTH = 64
+MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
+EXACT_DEPTH = 1000             # table depth of a value that rests only on finished games
+TABLE_BITS = 19                # 2^19 entries (about 80 MB when full): enough for a whole game
+# Futility margins one and two plies above the leaves, in hundredths of a piece.
+FRONTIER_MARGINS = (300, 400)
+
+
+class Table:
+    """A transposition table: (key, depth, lower, upper, move, generation) entries.
+
+    Entry i of a bucket (even index) keeps the deeper search unless it is from an older search
+    (a generation is one `search()` call); entry i + 1 takes whatever the first refuses.
+
+    >>> t = Table(bits=4)
+    >>> t.store(12345, 3, -50, 20, None); t.probe(12345)[1:4]
+    (3, -50, 20)
+    """
+
+    def __init__(self, bits: int = TABLE_BITS):
+        self.slots: list[tuple | None] = [None] * (1 << bits)
+        self.mask = (1 << bits) - 2
+        self.generation = 0
+
+    def probe(self, key: int) -> tuple | None:
+        i = key & self.mask
+        e = self.slots[i]
+        if e is not None and e[0] == key:
+            return e
+        e = self.slots[i + 1]
+        if e is not None and e[0] == key:
+            return e
+        return None
+
+    def store(self, key: int, depth: int, lower: int, upper: int, move: Ply | None) -> None:
+        slots = self.slots
+        i = key & self.mask
+        e = slots[i]
+        if e is not None and e[0] == key and e[1] == depth and e[2] <= upper and lower <= e[3]:
+            lower, upper = max(lower, e[2]), min(upper, e[3])  # two searches, tighter bounds
+            move = move or e[4]
+        entry = (key, depth, lower, upper, move, self.generation)
+        if e is None or e[0] == key or e[5] != self.generation or depth >= e[1]:
+            slots[i] = entry
+        else:
+            slots[i + 1] = entry
+
+
+class _Stop(Exception):
+    """Raised inside the search when a limit is reached."""
+
+
+@dataclass
+class SearchResult:
+    ply: Ply
+    value: int           # for the player to move, hundredths of a piece (|v| > WIN/2: decided)
+    depth: int           # deepest iteration completed
+    nodes: int
+    seconds: float
+    pv: list[Ply] = field(default_factory=list)
+    exact: bool = False  # the value is the game's true value (searched to every game's end)
+
+    def __str__(self) -> str:
+        pv = " ".join(str(p) for p in self.pv)
+        exact = " exact" if self.exact else ""
+        return (f"{self.ply} value {self.value / 100:+.2f}{exact} depth {self.depth} "
+                f"nodes {self.nodes} {self.seconds:.2f}s pv {pv}")
+
+
+class Searcher:
+    """An alpha-beta searcher that keeps its table and history for a whole game.
+
+    >>> import random
+    >>> s = Searcher(rng=random.Random(1))
+    >>> b = Board.from_stacks({"d3": "D", "e3": "W", "f3": "B", "g3": "W"})
+    >>> str(s.search(b, depth=3).ply) in {"e3d3", "g3f3", "e3f3"}
+    True
+    """
+
+    def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
+                 placement: PlacementWeights = DEFAULT_PLACEMENT,
+                 frontier_margins: tuple[int, ...] = FRONTIER_MARGINS,
+                 table_bits: int = TABLE_BITS):
+        self.rng = rng if rng is not None else _random.Random()
+        self.weights = weights
+        self.placement = placement
+        self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
+        # Frontier pruning at depth 1, 2... (empty: off, the search is then exact; _negamax).
+        self.frontier_margins = frontier_margins
+        self.table = Table(table_bits)
+        self.history: dict[Ply, int] = {}
+        self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
+        self.nodes = 0
+        self.guesses = 0
+        self._deadline = None
+        self._node_limit = None
+        self._partial: tuple[Ply, int] | None = None
+
+    # -- public ------------------------------------------------------------------------------
+    def search(self, board: Board, *, seconds: float | None = None, nodes: int | None = None,
+               depth: int | None = None, soft: float | None = None) -> SearchResult:
+        """Search `board` (left unchanged) within the limits; at least depth 1 is completed
+        unless `seconds` (the hard limit) runs out first. soft: seconds within which a new
+        iteration must be predicted to end for it to start (default: `seconds`)."""
+        legal = board.legal_plies()
+        if not legal:
+            raise ValueError("the game is over: there is no ply to choose")
+        start = time.perf_counter()
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, 0, 0, 0.0, [legal[0]])
+        known = self.table.probe(board._key)
+        if known is not None and known[1] == EXACT_DEPTH and known[2] == known[3] and (
+                known[4] in legal):  # solved on an earlier move: the true value is known
+            return SearchResult(known[4], known[2], 0, 0, time.perf_counter() - start,
+                                self._pv(board.copy(), known[4]), True)
+        board = board.copy()  # the search pushes and pops; never disturb the caller's board
+        self.nodes = 0
+        self._deadline = None if seconds is None else start + seconds
+        soft = seconds if soft is None else soft
+        self._node_limit = nodes
+        self.killers = [[None, None] for _ in range(MAX_HEIGHT)]
+        self.table.generation += 1
+        self.history = {k: v // 8 for k, v in self.history.items()}  # age old history
+        root = list(legal)
+        self.rng.shuffle(root)  # seeded variety among equal moves
+        max_depth = depth if depth is not None else MAX_DEPTH
+        best, best_value, done, exact = root[0], 0, 0, False
+        times = []
+        for d in range(1, max_depth + 1):
+            if times and soft is not None:
+                growth = min(8.0, max(2.0, times[-1] / times[-2])) if len(times) > 1 and \
+                    times[-2] > 0.002 else 4.0
+                if time.perf_counter() - start + growth * times[-1] > soft:
+                    break  # the next iteration is not expected to finish in time
+            t0 = time.perf_counter()
+            self._partial = None
+            guesses = self.guesses
+            try:
+                value, ply = self._root(board, root, d)
+            except _Stop:
+                # Root moves searched to the full depth before the stop were compared with the
+                # previous best (searched first): the best of them is the better choice.
+                if self._partial is not None:
+                    best, best_value = self._partial
+                break
+            times.append(time.perf_counter() - t0)
+            best, best_value, done = ply, value, d
+            root.remove(ply)
+            root.insert(0, ply)
+            if self.guesses == guesses:
+                exact = True
+                break  # every line was searched to the game's end: deeper changes nothing
+        pv = self._pv(board, best)
+        return SearchResult(best, best_value, done, self.nodes, time.perf_counter() - start,
+                            pv, exact)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _root(self, board: Board, root: list[Ply], depth: int):
+        alpha, beta = -INF, INF
+        best = None
+        guesses = self.guesses
+        for i, ply in enumerate(root):
+            board._push(ply)
+            try:
+                if i == 0:
+                    v = -self._negamax(board, depth - 1, -beta, -alpha, 1)
+                else:
+                    v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, 1)
+                    if v > alpha:
+                        v = -self._negamax(board, depth - 1, -beta, -alpha, 1)
+            finally:
+                board.pop()
+            if best is None or v > alpha:
+                alpha, best = v, ply
+                self._partial = (ply, v)
+        stored = EXACT_DEPTH if self.guesses == guesses else depth
+        self.table.store(board._key, stored, alpha, alpha, best)
+        return alpha, best
+
+    def _check_limits(self) -> None:
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Stop
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _Stop
+
+    def _negamax(self, board: Board, depth: int, alpha: int, beta: int, height: int) -> int:
+        self.nodes += 1
+        if self.nodes & 63 == 0 or self._node_limit is not None:
+            self._check_limits()  # 64 nodes: under 10 ms on a Pi 4, so a level keeps its time
+        placing = board.ply_count < N_PLACEMENTS
+        if depth <= 0:
+            if placing:
+                self.guesses += 1
+                return place_value(board, self.placement, self.jitter)
+            # A leaf: the mobility counts tell a finished game or a forced pass apart, and
+            # are part of the evaluation, so no move list is built here. A solved position's
+            # true value comes from the table.
+            table = self.table
+            entry = table.slots[board._key & table.mask]
+            if entry is not None and entry[0] == board._key and entry[1] == EXACT_DEPTH and (
+                    entry[2] == entry[3]):
+                return entry[2]
+            sw, sb = side_terms(board, WHITE), side_terms(board, 1 - WHITE)
+            if (sw if board.turn == WHITE else sb)[0] == 0:
+                if sw[0] + sb[0] == 0:
+                    return final_value(board)
+                board._push(PASS)  # a forced pass costs no depth
+                try:
+                    return -self._negamax(board, depth, -beta, -alpha, height + 1)
+                finally:
+                    board.pop()
+            self.guesses += 1
+            return value(board, self.weights, sw, sb)
+        key = board._key
+        table = self.table
+        slots = table.slots
+        i = key & table.mask
+        entry = slots[i]
+        if entry is None or entry[0] != key:
+            entry = slots[i + 1]
+            if entry is not None and entry[0] != key:
+                entry = None
+        tt_move = None
+        if entry is not None:  # never holds a position whose mover must pass or has lost
+            e_depth, lower, upper, tt_move = entry[1], entry[2], entry[3], entry[4]
+            if e_depth >= depth:
+                hit = (lower if lower >= beta or lower == upper
+                       else upper if upper <= alpha else None)
+                if hit is not None:
+                    if e_depth < EXACT_DEPTH:
+                        self.guesses += 1
+                    return hit
+        guesses = self.guesses
+        if depth <= len(self.frontier_margins) and beta == alpha + 1 and not placing:
+            sw, sb = side_terms(board, WHITE), side_terms(board, 1 - WHITE)
+            if (sw if board.turn == WHITE else sb)[0]:  # a forced pass or the end: below
+                margin = self.frontier_margins[depth - 1]
+                static = value(board, self.weights, sw, sb)
+                if static + margin <= alpha:
+                    self.guesses += 1
+                    return static + margin
+                if static - margin >= beta:
+                    self.guesses += 1
+                    return static - margin
+        legal = board.legal_plies()
+        if not legal:
+            return final_value(board)
+        if legal[0] == PASS:
+            board._push(PASS)  # a forced pass costs no depth
+            try:
+                return -self._negamax(board, depth, -beta, -alpha, height + 1)
+            finally:
+                board.pop()
+        alpha0 = alpha
+        ordered = self._order(board, legal, tt_move, height)
+        best_value, best_ply = -INF, None
+        for i, ply in enumerate(ordered):
+            board._push(ply)
+            try:
+                if i == 0:
+                    v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+                else:
+                    v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                    if alpha < v < beta:
+                        v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+            finally:
+                board.pop()
+            if v > best_value:
+                best_value, best_ply = v, ply
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if not self._is_capture(board, ply):
+                            k = self.killers[height]
+                            if k[0] != ply:
+                                k[1], k[0] = k[0], ply
+                        self.history[ply] = self.history.get(ply, 0) + depth * depth
+                        break
+        lower = best_value if best_value > alpha0 else -INF
+        upper = best_value if best_value < beta else INF
+        table.store(key, EXACT_DEPTH if self.guesses == guesses else depth, lower, upper,
+                    best_ply)
+        return best_value
+
+    @staticmethod
+    def _is_capture(board: Board, ply: Ply) -> bool:
+        if ply.src < 0:
+            return False
+        top = board._st[S2P[ply.dst]]
+        return bool(top) and top[-1] != board._st[S2P[ply.src]][-1]
+
+    def _order(self, board: Board, legal: list[Ply], tt_move: Ply | None,
+               height: int) -> list[Ply]:
+        k0, k1 = self.killers[height]
+        history = self.history
+        scored = []
+        if legal[0].src < 0:  # placements: nearest the DVONN pieces first
+            near = closeness(board._dv)
+            for ply in legal:
+                s = (1 << 30 if ply == tt_move else 1 << 20 if ply == k0 else
+                     (1 << 20) - 1 if ply == k1 else 1000 * near[S2P[ply.dst]]
+                     + history.get(ply, 0))
+                scored.append((s, ply))
+        else:
+            st = board._st
+            mover = "W" if board.turn == WHITE else "B"
+            for ply in legal:
+                if ply == tt_move:
+                    s = 1 << 30
+                else:
+                    dst = st[S2P[ply.dst]]
+                    if dst[-1] != mover:
+                        s = (1 << 20) + 1000 * len(dst) - len(st[S2P[ply.src]])
+                    elif ply == k0:
+                        s = 1 << 19
+                    elif ply == k1:
+                        s = (1 << 19) - 1
+                    else:
+                        s = history.get(ply, 0)
+                scored.append((s, ply))
+        scored.sort(key=lambda t: t[0], reverse=True)
+        return [p for _, p in scored]
+
+    def _pv(self, board: Board, first: Ply, limit: int = 12) -> list[Ply]:
+        pv = [first]
+        board._push(first)
+        pushed = 1
+        seen = {board.key()}
+        while len(pv) < limit:
+            entry = self.table.probe(board.key())
+            if entry is None or entry[4] is None or not board.is_legal(entry[4]):
+                break
+            board._push(entry[4])
+            pushed += 1
+            pv.append(entry[4])
+            if board.key() in seen:
+                break
+            seen.add(board.key())
+        for _ in range(pushed):
+            board.pop()
+        return pv

@@ -1,0 +1,42 @@
+"""Options shared by `play` and `sim`: the game clock, hints and study.
+
+Registering them imports nothing heavy (`--help` stays fast): what they need is imported when
+a value is read.
+"""
+
+from __future__ import annotations
+
+
+def clock_argument(text: str):
+    """`--clock` for argparse: a `clock.TimeControl`, or its own sentence on a bad value."""
+    import argparse
+
+    from ..clock import TimeControl
+    try:
+        return TimeControl.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix(f"--clock {text!r}: ")) from None
+
+
+def add_clock_argument(parser) -> None:
+    parser.add_argument("--clock", type=clock_argument, default=None, metavar="TIME",
+                        help="a game clock that switches itself: 25m (sudden death), 10m+5s "
+                             "(5 s added per ply), or none (default)")
+
+
+def add_hints_argument(parser) -> None:
+    parser.add_argument("--hints", choices=("on", "off"), default="on",
+                        help="may a player ask for the engine's move (confirm while the board "
+                             "waits for a move, or the page's Hint button)? off for "
+                             "tournaments (default on)")
+
+
+def add_study_arguments(parser) -> None:
+    parser.add_argument("--from", dest="from_file", metavar="FILE", default=None,
+                        help="study: set up this record's position (the LEDs guide you) and "
+                             "play on from there")
+    parser.add_argument("--ply", type=int, default=None, metavar="N",
+                        help="with --from: the position after N plies (default: the end)")
+    parser.add_argument("--replay", metavar="FILE", default=None,
+                        help="study: replay this record on the board, the LEDs showing each "
+                             "next ply and waiting until it is carried out")

@@ -1,0 +1,268 @@
+"""A board that joins a game hosted on another board (`dvonn-board play --join URL`).
+
+The joining board's player plays the colour the invitation is for, on their own physical board.
+`RemoteClient` keeps a WebSocket to the host open (and opens it again, with a growing pause,
+whenever it drops): the host's plies come in as the agreed line (`line.Line`), which the local
+session shows on the LEDs like the computer's plies; the local player's own plies, once their
+board has recorded them, go to the host with their number. After a dropped connection the host
+sends its state again: plies it already has are not sent twice (the host would take the same ply
+again anyway), plies it lacks are sent, and the host's plies made meanwhile light up.
+
+Takebacks need both sides: the undo button offers one (or accepts the host's offer); when the
+host's record comes back shorter, the local board takes back too. The confirm button accepts a
+draw offer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from urllib.parse import urlsplit, urlunsplit
+
+from ..rules import BLACK, WHITE
+from . import protocol
+from .line import Line, tokens, turn_start
+
+log = logging.getLogger(__name__)
+RETRY_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # pauses before reconnecting, then the last one again
+
+
+class JoinError(Exception):
+    """The invitation link cannot be used (the text says why)."""
+
+
+def channel_url(link: str) -> str:
+    """The live channel of an invitation link.
+
+    >>> channel_url("http://127.0.0.1:8090/play?token=abc")
+    'ws://127.0.0.1:8090/ws?token=abc'
+    >>> channel_url("https://board.example.org/dvonn/play?token=abc")
+    'wss://board.example.org/dvonn/ws?token=abc'
+    """
+    parts = urlsplit(link.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise JoinError(f"{link!r}: expected the invitation link, http(s)://HOST:PORT/play?token=...")
+    if "token=" not in parts.query:
+        raise JoinError(f"{link!r}: the link has no token (copy the whole invitation link)")
+    path = parts.path.rsplit("/", 1)[0] + "/ws"
+    return urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc, path,
+                       parts.query, ""))
+
+
+class RemoteClient:
+    """The joining board's link to the host. `connect()` opens it (and learns the colour),
+    `attach(session)` follows the local game, `close()` ends it."""
+
+    def __init__(self, link: str):
+        self.url = channel_url(link)
+        self.colour: int | None = None      # the colour the local player plays
+        self.line: Line | None = None       # the host's plies, the session's shown plies
+        self.state: dict | None = None      # the host's last state message
+        self.connected = threading.Event()
+        self.connections = 0                # how many times the channel was opened
+        self.errors: list[str] = []         # the host's refusals, newest last
+        self._session = None
+        self._own: list[str] = []
+        self._held: int | None = None  # a takeback to follow: the record's length after it
+        self._listeners: list = []
+        self._sent: set[tuple[int, str]] = set()
+        self._ws = None
+        self._hello = threading.Event()
+        self._fatal: str | None = None
+        self._closing = False
+        self.loop = asyncio.new_event_loop()
+        self._wake: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="remote-client", daemon=True)
+
+    # -- the caller's side ------------------------------------------------------------------------
+    def connect(self, timeout: float = 10.0) -> int:
+        """Open the channel; the colour the local player plays. JoinError when the host cannot
+        be reached in `timeout` seconds or refuses the link."""
+        self._thread.start()
+        if not self._hello.wait(timeout) or self._fatal:
+            self.close()
+            raise JoinError(self._fatal or f"no answer from {self.url} in {timeout:.0f} s")
+        return self.colour
+
+    def attach(self, session) -> None:
+        """Follow the local session: its plies go to the host."""
+        self._session = session
+        session.subscribe(self._observe)
+        self._observe(session)
+
+    def offer(self, what: str) -> None:
+        """Offer a takeback or a draw, at this board's record (the host refuses it while this
+        board's last ply is still being carried out there)."""
+        self._send_soon("offer", what=what, n=len(self._own))
+
+    def on_change(self, callback) -> None:
+        """`callback()` (from the network thread) after each state from the host."""
+        self._listeners.append(callback)
+
+    def local_button(self, name: str) -> bool:
+        """The local player pressed `name`: False when it became a message to the host (undo
+        offers a takeback, or accepts the host's; confirm accepts a draw offer), True to let the
+        board act on it."""
+        state = self.state
+        offer = state and state.get("offer")
+        theirs = offer is not None and offer and offer["by"] != state["colour"]
+        if name == "undo":
+            if theirs and offer["what"] == "takeback":
+                self._send_soon("accept", what="takeback", n=len(state["moves"]))
+            elif state is not None:
+                self.offer("takeback")
+            return False
+        if name == "confirm" and theirs and offer["what"] == "draw":
+            self._send_soon("accept", what="draw", n=len(state["moves"]))
+            return False
+        return True
+
+    def close(self) -> None:
+        self._closing = True
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self._stop_soon)
+            self._thread.join(5)
+
+    def drop(self) -> None:
+        """Close the current connection (it is opened again): for tests of the reconnection."""
+        if self._ws is not None:
+            asyncio.run_coroutine_threadsafe(self._ws.close(), self.loop)
+
+    # -- the board's loop -------------------------------------------------------------------------
+    def _observe(self, session) -> None:
+        own = tokens(session.state.board.move_stack)
+        if self._held is not None and len(own) <= self._held:
+            self._held = None
+        if own != self._own:
+            self._own = own
+            self._poke()
+
+    def _poke(self) -> None:
+        if self._wake is not None and not self.loop.is_closed():
+            try:
+                self.loop.call_soon_threadsafe(self._wake.set)
+            except RuntimeError:  # closing
+                pass
+
+    def _send_soon(self, kind: str, **fields) -> None:
+        async def send():
+            if self._ws is not None and not self._ws.closed:
+                await self._ws.send_str(protocol.message(kind, **fields))
+        asyncio.run_coroutine_threadsafe(send(), self.loop)
+
+    # -- the network thread -----------------------------------------------------------------------
+    def _stop_soon(self) -> None:
+        for task in asyncio.all_tasks(self.loop):
+            task.cancel()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self._main())
+        except asyncio.CancelledError:
+            pass
+        finally:
+            self.loop.close()
+
+    async def _main(self) -> None:
+        import aiohttp
+
+        self._wake = asyncio.Event()
+        failures = 0
+        async with aiohttp.ClientSession() as http:
+            while not self._closing:
+                try:
+                    async with http.ws_connect(self.url, heartbeat=5,
+                                               timeout=aiohttp.ClientWSTimeout(ws_close=2)) as ws:
+                        failures = 0
+                        await self._talk(ws)
+                except aiohttp.WSServerHandshakeError as e:
+                    if e.status == 403:
+                        self._fatal = "the host refused the link: its token is not valid"
+                        self._hello.set()
+                        return
+                    log.info("host refused the connection (%s); retrying", e.status)
+                except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as e:
+                    log.info("connection to the host lost: %s", e)
+                self._ws = None
+                self.connected.clear()
+                await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
+                failures += 1
+
+    async def _talk(self, ws) -> None:
+        import aiohttp
+
+        self._ws = ws
+        self._sent.clear()  # this connection has sent nothing yet
+        self.connections += 1
+        sender = asyncio.create_task(self._sender(ws))
+        try:
+            async for msg in ws:
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    break
+                self._on_message(json.loads(msg.data))
+        finally:
+            sender.cancel()
+
+    def _on_message(self, data: dict) -> None:
+        kind = data.get("type")
+        if kind == "hello":
+            if data.get("role") != "opponent":
+                self._fatal = "this is a spectator's link: a board joins with the opponent's link"
+                self._hello.set()
+                return
+            colour = {"white": WHITE, "black": BLACK}[data["colour"]]
+            if self.colour is None:
+                self.colour, self.line = colour, Line(1 - colour)
+        elif kind == "state":
+            old = self.state
+            self.state = data
+            self.line.set(data["line"])
+            if old is None or old["line"] != data["line"]:
+                self._sent.clear()  # a ply refused before may be due again now
+            self.connected.set()
+            self._hello.set()
+            self._follow_takeback(old, data)
+            self._wake.set()
+            for callback in list(self._listeners):
+                try:
+                    callback()
+                except Exception:  # a broken viewer must not stop the game
+                    log.exception("listener failed")
+        elif kind == "error":
+            self.errors.append(data.get("message", ""))
+            log.warning("the host says: %s", data.get("message"))
+
+    def _follow_takeback(self, old: dict | None, new: dict) -> None:
+        """The host's record came back shorter (an agreed takeback): take back here too."""
+        if old is None or self._session is None or old.get("game") != new.get("game"):
+            return
+        if len(new["line"]) < len(old["line"]) and len(self._own) > len(new["line"]):
+            self._held = len(new["line"])  # send nothing until this board has taken it back
+            self._session.takeback()
+
+    async def _sender(self, ws) -> None:
+        """Send the local plies the host does not have yet, whenever something changed."""
+        while True:
+            ply = self._due()
+            if ply is not None and ply not in self._sent:
+                self._sent.add(ply)
+                await ws.send_str(protocol.message("ply", n=ply[0], ply=ply[1]))
+            await self._wake.wait()
+            self._wake.clear()
+
+    def _due(self) -> tuple[int, str] | None:
+        """(n, ply) of the local ply the host lacks, if any."""
+        if self.state is None or self.state.get("result") or self._held is not None:
+            return None
+        agreed, own = self.state["line"], self._own
+        if len(own) <= len(agreed) or own[:len(agreed)] != agreed:
+            return None
+        i = len(agreed)
+        while i < len(own) and own[i] == "pass":
+            i += 1
+        if i >= len(own):
+            return None
+        return turn_start(own, i), own[i]
