@@ -48,6 +48,28 @@ class Geometry:
 
 
 @dataclass(frozen=True)
+class Tolerances:
+    """What no board tells its software, as ranges: how far real pieces, magnets and sensors
+    stray from the drawing. Not this board's values (those are unknown) but the widest any
+    careful person's board shows, so that a reading within them is never taken as evidence.
+
+    placement_mm: a piece set on an empty space, off its intersection (people: 1.5-2.5 mm);
+    misalign_mm: each piece of a stack off the one below (1-2 mm);
+    nudge_mm: a landing shifts the stack it lands on by up to this;
+    strength: magnets +- this, piece to piece (one batch of N52 discs: 10 %);
+    gain: sensors +- this, part to part (15 %), until a piece on that sensor taught its own;
+    gain_drift: a sensor's gain changes by up to this while the board warms up (3 %).
+    """
+
+    placement_mm: float = 2.5
+    misalign_mm: float = 2.0
+    nudge_mm: float = 1.0
+    strength: float = 0.10
+    gain: float = 0.15
+    gain_drift: float = 0.03
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """What the controller must know about a board's build: given by the command layer from the
     board profile (`hw.profile`), so `firmware_py` needs nothing from `hw`.
@@ -105,13 +127,21 @@ class BoardModel:
     """The board's forward model over a `Calibration` (see the module docstring)."""
 
     def __init__(self, cal: Calibration, geometry: Geometry | None = None,
-                 rel_own: float = 0.05, rel_xt: float = 0.25):
+                 rel_own: float = 0.05, rel_xt: float = 0.3,
+                 tolerances: Tolerances | None = None):
         self.cal = cal
         self.geo = geometry or Geometry()
-        # Uncertainty of a piece's on-axis effect: the moved piece's magnet against the bottom
-        # piece's that calibrated the sensor (+-5 % each: 4 % RMS), plus the model's own.
+        self.tol = tol = tolerances or Tolerances()
+        # Uncertainty of a piece's on-axis effect that is the model's own (the fall-off shape).
         self.rel_own = rel_own
-        self.rel_xt = rel_xt    # uncertainty of cross-talk changes
+        # Uncertainty of cross-talk changes: a piece 2.5 mm nearer a neighbour gives it a
+        # third more (the field falls off about as the cube of the distance).
+        self.rel_xt = rel_xt
+        # Normally pieces set on a stack are predicted from the piece that taught the sensor;
+        # `open_positions` also leaves open where they sit and how far a landing pushed the
+        # stack below (the inference's second look, when nothing fits otherwise).
+        self.open_positions = False
+        self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}
         self._xtk: dict = {}
@@ -139,6 +169,49 @@ class BoardModel:
                 self._lat[(k, rho)] = [
                     disc_bz(m, rho, g.sensor_gap_mm + g.piece_pitch_mm * lv, n_phi=48, n_z=4)
                     / base for lv in range(LEVELS)]
+
+    def _position_spread(self, tol: Tolerances) -> None:
+        """From the magnet geometry, how much not knowing where pieces sit can change a
+        reading: `_own_rel[level]`, the RMS relative error of a piece's predicted effect at
+        `level` (0: a new bottom piece against the typical one; above: against the bottom
+        piece that taught the sensor)."""
+        g = self.geo
+        m = g.magnets["W"]
+        ref = disc_bz(m, 0.0, g.sensor_gap_mm)
+
+        def low(level: int) -> float:
+            """The weakest a piece at `level` reads, anywhere it may sit (relative)."""
+            h = g.sensor_gap_mm + g.piece_pitch_mm * level
+            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
+            return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
+
+        self._low = [low(level) for level in range(3)]
+        # The steepest change of a piece's field per mm it is pushed sideways (relative to a
+        # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
+        self._slope = []
+        for level in range(LEVELS):
+            h = g.sensor_gap_mm + g.piece_pitch_mm * level
+            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
+            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
+            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
+            self._slope.append(abs(a - b) / ref)
+        # A factor anywhere in [low, 1], against a prediction of 1: its RMS error.
+        spread = [(1 - low(level)) * (1 / 4 + 1 / 12) ** 0.5 for level in range(LEVELS)]
+        strengths = tol.strength * (2 / 3) ** 0.5  # two pieces' strengths, each +- strength
+        self._own_rel = [math.sqrt(strengths ** 2 + spread[0] ** 2 + (tol.gain / 3 ** 0.5) ** 2)]
+        self._own_rel += [math.sqrt(strengths ** 2 + spread[lv] ** 2 + spread[0] ** 2)
+                          for lv in range(1, LEVELS)]
+
+    def weakest(self, kind: str) -> float:
+        """The weakest a bottom `kind` piece can read, relative to a typical bottom White one:
+        a weak magnet on a low-gain sensor, set down as far off-centre as people do."""
+        tol = self.tol
+        return (self.nominal_axial(kind) * (1 - tol.strength) * (1 - tol.gain)
+                * self._low[0])
+
+    def own_spread(self, level: int) -> float:
+        """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""
+        return self._own_rel[min(level, LEVELS - 1)]
 
     # -- relative physics --------------------------------------------------------------------
     def axial(self, kind: str, level: int) -> float:
@@ -251,7 +324,10 @@ class BoardModel:
         if not new:  # emptied: the sensor returns to its baseline plus cross-talk
             xt_old = self.crosstalk_at(t, stacks)
             d[t] = d.get(t, 0.0) + (base[t] + xt_old - ref[t])
-            var[t] = var.get(t, 0.0) + (rel_xt * xt_old) ** 2 + self._base_var(t)
+            # The sensor's gain may have moved while the stack stood on it: the baseline
+            # followed what the stack read, not only the offset.
+            gone = (ref[t] - base[t] - xt_old) * self.tol.gain_drift
+            var[t] = var.get(t, 0.0) + (rel_xt * xt_old) ** 2 + self._base_var(t) + gone ** 2
             for s in NEAR[t]:
                 x = -self.stack_crosstalk(s, t, old)
                 d[s] = d.get(s, 0.0) + x
@@ -267,7 +343,7 @@ class BoardModel:
                 v += (rel_xt * xt_old) ** 2 + self._base_var(t)
                 x = self.cal.polarity[new[0]] * self.cal.typical_unit() * self.axial(new[0], 0)
                 own += x
-                v += (0.12 * x) ** 2
+                v += (self.own_spread(0) * x) ** 2
                 start_new = 1
             else:
                 for level in range(keep, len(old)):
@@ -275,10 +351,20 @@ class BoardModel:
                     own -= x
                     v += (rel_own * x) ** 2
                 start_new = keep
+                if self.open_positions and keep and len(new) > keep:
+                    # A landing may push the stack below sideways: its pieces read more or
+                    # less, by up to the field's steepest slope times the push.
+                    push = self.cal.unit(t) * self.tol.nudge_mm * sum(
+                        self._slope[min(lv, LEVELS - 1)] for lv in range(keep))
+                    v += push * push / 3.0
             for level in range(start_new, len(new)):
                 x = self.piece_own(t, new[level], level)
                 own += x
-                v += (rel_own * x) ** 2
+                # A new bottom piece: against the sensor's typical response, so its magnet, the
+                # sensor's gain and where it sits are all unknown. Pieces set on a stack are
+                # predicted from the bottom piece that taught this sensor: the model's own.
+                spread = self.own_spread(level) if (self.open_positions or not level) else 0.0
+                v += ((rel_own + spread) * x) ** 2
             d[t] = d.get(t, 0.0) + own
             var[t] = var.get(t, 0.0) + v
             for s in NEAR[t]:

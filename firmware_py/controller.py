@@ -121,7 +121,7 @@ class Controller:
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0,
                       "amended": 0}
         self.faults = FaultWatch(self.inference, adc_max)
-        self.reference = Reference(self.model, self.faults.faulty)
+        self.reference = Reference(self.model, self.faults.faulty, self.inference)
         self.questions = Questions(self.inference, self.cal, self.faults, ask_after_s)
         self.recorder = Recorder(stats=self.stats)
         self.mismatch = Mismatch(self.inference, self.reference, self.faults, unexplained_s,
@@ -305,8 +305,13 @@ class Controller:
             if still_long:
                 self.recorder.provisional = False  # no hand holds a stack that still: it landed
             return
-        d = self.reference.explain(self.inference, st.board, self.pending, snap,
-                                   amendable=self.recorder.provisional)
+        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
+        ref = self.reference
+        for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
+                snap.values):
+            ref.reseat(s)
+        d = ref.explain(self.inference, st.board, self.pending, snap,
+                        amendable=self.recorder.provisional)
         self.last_decision = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False

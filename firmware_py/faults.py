@@ -29,6 +29,13 @@ STUCK_S = 2.0
 """A reading that has not changed by one code for this long, while the others show noise, is
 stuck (with 0.3 codes of noise or more, a working sensor repeats one code for this long with a
 chance far below one in a million)."""
+MAX_FROZEN = 1
+"""More sensors than this frozen on one code at once: a quiet board (a coarse ADC), not stuck
+sensors (a working sensor whose readings dither by noise never repeats one code for long)."""
+DITHER_CODES = 0.6
+"""Readings whose typical spread is at least this (codes) dither by noise, not by rounding: a
+sensor with noise of half a code or less may sit between two code edges and repeat one code
+(its rounded readings then spread by up to 0.5 codes), one with more does not for long."""
 
 
 def names(spaces) -> str:
@@ -84,6 +91,14 @@ class FaultWatch:
         was found."""
         noise = mean_noise(snap.spread)
         found = False
+        # A quiet sensor on a coarse ADC (10 bits: 0.2 mT a code) repeats one code too: a
+        # frozen reading is evidence only among readings that dither by noise. When more
+        # than one is frozen at once, the board is too quiet to tell (a stuck sensor then
+        # shows when a piece set on it is not seen, and the player confirms it).
+        frozen = sum(1 for s in range(N_SPACES) if snap.spread[s] < 1e-3 and s not in self.faulty)
+        dithering = frozen <= MAX_FROZEN and noise >= DITHER_CODES
+        if not dithering:
+            self._frozen.clear()
         for s in range(N_SPACES):
             if s in self.faulty:
                 continue
@@ -91,7 +106,7 @@ class FaultWatch:
             if v <= 0.5 or v >= self.adc_max - 0.5:
                 self.mark([s], "reads no output (at the ADC's rail)")
                 found = True
-            elif snap.spread[s] < 1e-3 and noise >= 0.3 and snap.frames >= 10:
+            elif dithering and snap.spread[s] < 1e-3 and snap.frames >= 10:
                 value, since = self._frozen.setdefault(s, (v, snap.stable_since))
                 if value != v:
                     self._frozen[s] = (v, snap.stable_since)

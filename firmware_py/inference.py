@@ -124,6 +124,13 @@ class Inference:
         # occupancy of their spaces comes from the game, and their neighbours' cross-talk is
         # all that is left to see a change there (too faint to decide: the player is asked).
         self.unreliable: frozenset = frozenset()
+        # Sensors whose reference may not be what they read at rest: a landing read while
+        # its stack may still have been held just above it. sensor -> (low, high, variance,
+        # wide variance): the reading may since have moved by anything from low to high
+        # (codes), give or take the variance (codes²; the wide one when positions are left
+        # open, `second_look`). Set by the caller until the board has been still long enough
+        # for no hand to be hovering.
+        self.loose: dict[int, tuple[float, float, float, float]] = {}
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
@@ -145,12 +152,11 @@ class Inference:
             return False
         if kind != "D":
             return True  # the three DVONN pieces are placed first: none is left to mistake
-        # DVONN and White differ in strength only (57 against 44.7 mT): the geometric mean of
-        # the two splits them with a margin wider than the magnet and sensor spreads (+-5 %
-        # each), on the datasheet gain, before any piece has taught the board its own.
-        m = self.model
-        split = (m.nominal_axial("W") * m.nominal_axial("D")) ** 0.5 * 44.7 * cal.codes_per_mt
-        return abs(r) >= split
+        # DVONN and White differ in strength only (57 against 44.7 mT at the datasheet gain):
+        # less than magnets, sensors and placement spread together before anything is learned.
+        # So a piece is refused only when no DVONN piece on any board could read that weakly
+        # (a White piece placed instead may pass: its place in the record is still right).
+        return abs(r) >= self.model.weakest("D") * cal.typical_unit()
 
     # -- candidates --------------------------------------------------------------------------
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
@@ -309,6 +315,16 @@ class Inference:
         floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
                                                  * age_s / 60.0) ** 2
         # Rounding each reading to a whole code averages out only when noise dithers it.
+        loose = self.loose
+        wide = 3 if self.model.open_positions else 2
+
+        def gap(r: float, s: int) -> float:
+            """How far a change r lies outside what a hover ending could add on s."""
+            if s not in loose:
+                return r
+            lo, hi = loose[s][:2]
+            return r - lo if r < lo else (r - hi if r > hi else 0.0)
+
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
         v0 = []
         for s in range(N_SPACES):
@@ -317,8 +333,9 @@ class Inference:
                 continue
             n2 = cal.noise[s] ** 2
             q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
-            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor)
-        chi0 = [r0[s] * r0[s] / v0[s] for s in range(N_SPACES)]
+            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
+                      + (loose[s][wide] if s in loose else 0.0))
+        chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:
             changes = {t: c.stacks[t] for t in range(N_SPACES) if c.stacks[t] != ref_stacks[t]}
@@ -336,12 +353,26 @@ class Inference:
                     var[k] = var.get(k, 0.0) + fv[k]
             chi = total0
             for s, ds in d.items():
-                r = r0[s] - ds
+                r = gap(r0[s] - ds, s)
                 chi += r * r / (v0[s] + var[s]) - chi0[s]
             c.chi2 = chi
             if zs is not None:
-                zs.extend((abs(r0[s] - d.get(s, 0.0)) / math.sqrt(v0[s] + var.get(s, 0.0)), s)
-                          for s in range(N_SPACES))
+                zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s))
+                           / math.sqrt(v0[s] + var.get(s, 0.0)), s) for s in range(N_SPACES))
+
+    def second_look(self, cands, values, frames, ref, ref_frames, ref_stacks, age_s):
+        """Nothing fits: score every candidate again with what no board tells left open for
+        the pieces each one moves (where they sit, how far a landing pushed the stack below:
+        `BoardModel.open_positions`). Spaces a candidate leaves unchanged stay as strict, so
+        the true landing, off only by such unknowns, can now fit and still beat every other
+        meaning by the margin; nothing else changes."""
+        model = self.model
+        model.open_positions = True
+        try:
+            self.score(cands, values, frames, ref, ref_frames, ref_stacks, age_s, None, {})
+        finally:
+            model.open_positions = False
+        return sorted(cands, key=lambda c: c.chi2)
 
     # -- decision ----------------------------------------------------------------------------
     def hovers(self, cands: list[Candidate], limit: float) -> list[Candidate]:
@@ -437,6 +468,9 @@ class Inference:
             self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
                        memo)
             cands = sorted(cands + held, key=lambda c: c.chi2)
+        if cands[0].chi2 > self.fit_limit:
+            cands = self.second_look(cands, values, snapshot.frames, ref, ref_frames,
+                                     ref_stacks, age_s)
         best = cands[0]
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (

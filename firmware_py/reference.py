@@ -3,19 +3,31 @@
 Every settled snapshot is compared with the reference through the forward model (`inference`),
 so a change shows against what the board last read, not against a nominal board. Each time the
 board is explained again the snapshot becomes the new reference, and what it teaches goes into
-the calibration: the baselines of empty spaces (drift), the noise, and from placements each
-sensor's single-piece response.
+the calibration: the baselines (drift: of empty spaces from their readings, under standing stacks from every
+step the game says is drift), the noise, and from placements each sensor's single-piece
+response.
+
+People pause before letting go: a landing read from a board that has only just settled may be
+a stack still held just above it. Until the board has been still for the inference's `hold_s`,
+the readings such a hover could change are loose (`Inference.loose`), and placements read
+then are learned again once the board has been still that long.
 
 >>> from firmware_py.board_model import BoardModel
 >>> from firmware_py.calibration import Calibration
->>> ref = Reference(BoardModel(Calibration.nominal()), faulty={})
+>>> from firmware_py.inference import Inference
+>>> model = BoardModel(Calibration.nominal())
+>>> ref = Reference(model, faulty={}, inference=Inference(model))
 >>> ref.values is None
 True
 """
 
 from __future__ import annotations
 
+from .calibration import NEAR
 from .spaces import N_SPACES
+
+DRIFT_STEP_MT = 0.5
+"""A step larger than this between two references of an unchanged stack is not drift."""
 
 
 class Reference:
@@ -23,10 +35,14 @@ class Reference:
     average, the stacks standing then (never mutated) and when. faulty: the fault watch's
     spaces (their readings teach nothing)."""
 
-    def __init__(self, model, faulty):
+    def __init__(self, model, faulty, inference):
         self.model = model
         self.cal = model.cal
         self.faulty = faulty
+        self.inference = inference
+        # Placements learned from a board that had only just settled: learned again once it
+        # has been still long enough (space -> (kind, readings before, stacks before)).
+        self._relearn: dict[int, tuple] = {}
         self.values: tuple | None = None
         self.frames = 1
         self.stacks: list | None = None
@@ -35,9 +51,17 @@ class Reference:
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = None
+        self.inference.loose, self._relearn = {}, {}
 
     def set(self, snap, stacks) -> None:
-        """`snap` shows `stacks`: it becomes the reference; follow drift and noise."""
+        """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
+        read from a board only just settled leave their readings loose (`_hovering`)."""
+        if self.stacks is not None and stacks is not self.stacks and self.values is not None:
+            self._hovering(self.stacks, stacks, snap)
+        if snap.time - snap.stable_since >= self.inference.hold_s:
+            self._landed(snap, stacks)
+        if self.values is not None and self.stacks is not None:
+            self._follow_drift(snap, stacks)
         self.values = snap.values
         self.frames = snap.frames
         self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
@@ -48,6 +72,74 @@ class Reference:
             if not stacks[s] and s not in self.faulty:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
+
+    def _hovering(self, before_stacks, stacks, snap) -> None:
+        """The landings in `stacks` were read from `snap`, a board only just settled: each
+        stack may still have been held just above where it landed. If so, the readings at
+        contact will have moved on by what the model says the landing does, less what `snap`
+        showed (`Inference.loose`: from zero to that, give or take the model's uncertainty),
+        until the board has been still for `hold_s`. A reading already where the model puts
+        contact (within twice its uncertainty) leaves only that difference open.""" 
+        changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != before_stacks[t]}
+        landed = [t for t, new in changes.items() if new and tuple(
+            new[:len(before_stacks[t])]) == tuple(before_stacks[t])]
+        loose: dict[int, tuple[float, float, float]] = {}
+        if landed:
+            model = self.model
+            d, var = model.delta(changes, self.values, before_stacks)
+            model.open_positions = True  # for the second look: where the pieces sit, too
+            try:
+                _, wide = model.delta(changes, self.values, before_stacks)
+            finally:
+                model.open_positions = False
+            for s in set(landed).union(*(NEAR[t] for t in landed)):
+                if s in changes and s not in landed:
+                    continue  # lifted or cleared: read at rest
+                rest = d.get(s, 0.0) - (snap.values[s] - self.values[s])  # still to come
+                v, w = var.get(s, 0.0), wide.get(s, 0.0)
+                # Within the model's own uncertainty of contact: read at contact already.
+                # Else contact is only as well known as where the landed pieces sit.
+                loose[s] = (min(0.0, rest), max(0.0, rest), w if rest * rest > 4 * v else 0.0, w)
+        self.inference.loose = loose
+
+    def reseat(self, space: int) -> None:
+        """The stack on `space` is gone from it (in the hand, knocked aside) and may be set
+        back: never where it stood (a piece sits up to `Tolerances.placement_mm` off its
+        intersection), so its own reading may then differ by as much as that makes
+        (`Inference.loose`, until the board has been still for `hold_s`). Its neighbours'
+        cross-talk changes by a few hundredths of a mT: left to the model's own spread."""
+        if self.values is None or not self.stacks[space]:
+            return
+        own = abs(self.values[space] - self.cal.baseline[space])
+        span = own * self.model.own_spread(0)
+        self.inference.loose = {**self.inference.loose, space: (-span, span, 0.0, 0.0)}
+
+    def _landed(self, snap, stacks) -> None:
+        """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
+        Placements read earlier are learned again from this snapshot."""
+        self.inference.loose = {}
+        for t, (kind, before, before_stacks) in list(self._relearn.items()):
+            del self._relearn[t]
+            if tuple(stacks[t]) != (kind,):
+                continue  # lifted or built on since: learned from the first reading only
+            others = [o for o in range(N_SPACES) if o != t and stacks[o] != before_stacks[o]]
+            self.cal.learn_placement(t, kind, before, snap.values, others=others)
+
+    def _follow_drift(self, snap, stacks) -> None:
+        """Offsets drift (and gains, as the board warms up) under standing stacks too: every
+        sensor the game says is unchanged, with no change within two spaces, has moved only
+        by drift since the last reference; its baseline follows, so the stack's lift later
+        reads true. A step over `DRIFT_STEP_MT` is something else: not followed."""
+        old, before = self.values, self.stacks
+        changed = [t for t in range(N_SPACES) if stacks[t] != before[t]]
+        near = set(changed).union(*(NEAR[t] for t in changed)) if changed else set()
+        loose = self.inference.loose
+        limit = DRIFT_STEP_MT * self.cal.codes_per_mt
+        for s in range(N_SPACES):
+            if stacks[s] and s not in near and s not in loose and s not in self.faulty:
+                step = snap.values[s] - old[s]
+                if abs(step) <= limit:
+                    self.cal.baseline[s] += step
 
     def rebase(self, stacks) -> None:
         """A configuration known without a snapshot of it: predict its readings from the model."""
@@ -111,6 +203,8 @@ class Reference:
             if t in self.faulty:  # its neighbours' cross-talk is real; its own reading is not
                 cal.response[t] = cal.kind[t] = None
                 cal.changed()
+            else:  # learned again at contact, should it have been read in the air
+                self._relearn[t] = (best.stacks[t][0], before, list(before_stacks))
 
     def relearn(self, s: int, values, stacks) -> None:
         """Learn the bottom piece's response on `s` from readings of `stacks` (a resumed game,

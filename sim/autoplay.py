@@ -71,6 +71,9 @@ class GameResult:
     complaints: int = 0
     errors: int = 0
     amended: int = 0
+    preset: str = "default"
+    adc_bits: int = 12
+    stalled: bool = False  # nothing was recorded for `stall_s` while the players went on
     ai: list = field(default_factory=list)  # the colours the computer played ("white", "black")
     level: int | None = None                # its level (None: people played both sides)
     clock: dict | None = None               # the game clock at the end (`ClockReading.as_dict`)
@@ -146,7 +149,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               max_sim_s: float = 3600.0, controller_options: dict | None = None,
               trace=None, ai: Iterable[str] = (), level: int = engine.DEFAULT_LEVEL,
               think_s: float | None = None, max_plies: int | None = None,
-              time_control=None, replay=None, start=None) -> GameResult:
+              time_control=None, replay=None, start=None,
+              preset: str = "default", adc_bits: int = 12,
+              stall_s: float = 120.0) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -163,6 +168,11 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         (as the computer's) and both sides' scripted players carry out what they show;
     time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
         --clock` (a flag ends the game: the record is then shorter than the truth);
+    preset: the simulated board (`sim.params.PRESETS`: 'default' a careful builder's, 'rough'
+        every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
+        (an MCP3008 on the direct path);
+    stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
+        there, `stalled`;
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
@@ -170,7 +180,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         ai = list(COLOURS)  # both sides carry out what the LEDs show
         max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
-    board = SimBoard(Params.from_noise(noise), seed=seed)
+    board = SimBoard(Params.preset(preset, noise=noise, adc_bits=adc_bits), seed=seed)
     begin = Board.from_plies([Ply.parse(str(p)) for p in start]) if start else None
     if begin is not None:
         board.setup(begin)
@@ -192,6 +202,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     render = guidance.render
     shown = None
     tail = None  # after the players are done: let the last ply settle and be committed
+    stalled = False
+    progress = (0, 0.0)  # (plies recorded, since when)
 
     while board.now < max_sim_s:
         frame = board.read_frame()
@@ -216,6 +228,12 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             break  # a flag: nothing more is recorded
         if not players.done:
             players.step()
+            count = controller.state.board.ply_count
+            if count != progress[0]:
+                progress = (count, board.now)
+            elif board.now - progress[1] > stall_s:
+                stalled = True
+                break
             continue
         if tail is None:  # the last ply may still be waiting to be told from a hover
             tail = board.now + 8.0
@@ -247,6 +265,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         commit_delay_ms_p95=quantile_ms(delays, 0.95),
         commit_delay_ms_max=quantile_ms(delays, 1.0), mistakes=dict(players.made),
         complaints=len(players.complaints), errors=stats["errors"], amended=stats["amended"],
+        preset=preset, adc_bits=adc_bits, stalled=stalled,
         ai=ai if replay is None else [], level=level if ai and replay is None else None,
         delays=pairs,
         clock=None if watch is None else watch.reading(board.now).as_dict(),

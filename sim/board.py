@@ -8,6 +8,13 @@ patterns) and `ButtonSource` (`press` / `events`). Everything the controller may
 through those interfaces; the truth (`truth()`, `stacks`, `hand`, `loose`, `removed`,
 `reserve`) is for tests, scripted players and views.
 
+Pieces are not where the ideal board has them: a piece set on an empty space lands up to
+`placement_mm` off its intersection, a stack set on a stack up to `misalign_mm` off the piece
+below (a carried stack keeps its own shape), a landing nudges the stack below by up to
+`nudge_mm`, and each magnet sits up to `magnet_offset_mm` off its piece's axis. Every magnet's
+field is computed where it really is (`FieldModel.field`: the exact cylinder field). What the
+LEDs show adds the LED current's field at the sensors (`led_mt` per fully lit LED).
+
 Frames are computed a few at a time while nothing is picked up or set down (numpy), so a whole
 game of about 20,000 frames takes well under a second of CPU (`python -m sim.bench`).
 
@@ -57,10 +64,18 @@ class SimBoard:
         self.sensors = SensorArray(self._params, seed)
         rng = np.random.default_rng([seed, 0x91ECE])
         spread = self.params.strength_spread
+        strengths = {kind: [float(rng.uniform(1 - spread, 1 + spread)) for _ in range(n)]
+                     for kind, n in PIECE_COUNTS.items()}
+        # Drawn from their own streams, so the strengths above stay what they were.
+        self._place_rng = np.random.default_rng([seed, 0x91ACE])
+        off = np.random.default_rng([seed, 0x3A6])
         self.reserve: dict[str, list[Piece]] = {
-            kind: [Piece(kind, i + 1, float(rng.uniform(1 - spread, 1 + spread)))
-                   for i in range(n)]
-            for kind, n in PIECE_COUNTS.items()}
+            kind: [Piece(kind, i + 1, st, *_in_disc(off, self._params.magnet_offset_mm))
+                   for i, st in enumerate(strengths[kind])]
+            for kind in PIECE_COUNTS}
+        # Where each piece on a space (or in the hand) sits: its centre's (dx, dy) from its
+        # space's intersection (from the held stack's bottom piece while in the hand).
+        self.offset: dict[Piece, tuple[float, float]] = {}
         self.stacks: list[list[Piece]] = [[] for _ in range(N_SPACES)]
         self.loose: list[Loose] = []
         self.removed: list[Piece] = []
@@ -119,6 +134,11 @@ class SimBoard:
         changes: (time shown, frame), a new entry only when the frame differs from the last."""
         if frame != self.leds:
             self.led_log.append((self._last_time, frame))
+            if self._params.led_mt:
+                # The LED current's field: frames computed ahead were read with the old one.
+                self.sensors.led_mt = self._params.led_mt * np.array(
+                    [sum(c) / 765.0 for c in frame.spaces])
+                self._buffer.clear()
         self.leds = frame
 
     # -- buttons (a ButtonSource view of the simulated board) -----------------------------------
@@ -172,8 +192,45 @@ class SimBoard:
         for space, codes in items:
             space = _space(space)
             self._return_to_reserve(self.stacks[space])
-            self.stacks[space] = [self.take_from_reserve(c) for c in codes]
+            self.stacks[space] = []
+            for c in codes:
+                self.land(space, [self.take_from_reserve(c)])
         self.changed()
+
+    def land(self, space: int, pieces: list[Piece]) -> None:
+        """Set `pieces` (a stack, bottom first, keeping its shape) down on `space`, off-centre
+        as a hand sets them: on an empty space up to `placement_mm` from the intersection, on
+        a stack up to `misalign_mm` from its top piece, nudging that stack by up to
+        `nudge_mm`."""
+        p, rng = self._params, self._place_rng
+        below = self.stacks[space]
+        if below:
+            nx, ny = _in_disc(rng, p.nudge_mm)
+            for q in below:
+                x, y = self.offset.get(q, (0.0, 0.0))
+                self.offset[q] = (x + nx, y + ny)
+            tx, ty = self.offset.get(below[-1], (0.0, 0.0))
+            dx, dy = _in_disc(rng, p.misalign_mm)
+            bx, by = tx + dx, ty + dy
+        else:
+            bx, by = _in_disc(rng, p.placement_mm)
+        base = self.offset.get(pieces[0], (0.0, 0.0))
+        for q in pieces:
+            x, y = self.offset.get(q, (0.0, 0.0))
+            self.offset[q] = (bx + x - base[0], by + y - base[1])
+        below.extend(pieces)
+
+    def take_up(self, space: int, count: int) -> list[Piece]:
+        """Take the top `count` pieces off `space`: they keep their shape, measured from the
+        bottom one (the hand holds them by it)."""
+        st = self.stacks[space]
+        held = st[len(st) - count:]
+        del st[len(st) - count:]
+        bx, by = self.offset.get(held[0], (0.0, 0.0)) if held else (0.0, 0.0)
+        for q in held:
+            x, y = self.offset.get(q, (0.0, 0.0))
+            self.offset[q] = (x - bx, y - by)
+        return held
 
     def take_from_reserve(self, kind: str) -> Piece:
         """A piece of `kind` from beside the board (the reserve, else the box of removed ones)."""
@@ -182,6 +239,7 @@ class SimBoard:
         if not self.reserve[kind]:
             for i, p in enumerate(self.removed):
                 if p.kind == kind:
+                    self.offset.pop(p, None)
                     return self.removed.pop(i)
             raise ValueError(f"no {kind} piece left in the reserve")
         return self.reserve[kind].pop(0)
@@ -206,6 +264,7 @@ class SimBoard:
     def _return_to_reserve(self, pieces) -> None:
         for p in pieces:
             self.reserve[p.kind].append(p)
+            self.offset.pop(p, None)
         for r in self.reserve.values():
             r.sort(key=lambda p: p.number)
 
@@ -239,8 +298,18 @@ class SimBoard:
 
     def _static_field(self) -> np.ndarray:
         if self._static is None:
-            stacks = [[(KIND_INDEX[p.kind], self._signed(p)) for p in s] for s in self.stacks]
-            f = self.model.resting_field(stacks)
+            f = np.zeros(N_SPACES)
+            pieces = [(p, space, level) for space, st in enumerate(self.stacks)
+                      for level, p in enumerate(st)]
+            if pieces:
+                xy = self.model.sensor_xy
+                kinds = [KIND_INDEX[p.kind] for p, _, _ in pieces]
+                strengths = [self._signed(p) for p, _, _ in pieces]
+                x, y, h = (np.array(v) for v in zip(*(
+                    (xy[s, 0] + self.offset.get(p, (0.0, 0.0))[0] + p.magnet_dx,
+                     xy[s, 1] + self.offset.get(p, (0.0, 0.0))[1] + p.magnet_dy,
+                     self.model.resting_h(level)) for p, s, level in pieces)))
+                f = f + self.model.field(kinds, strengths, x, y, h)
             for lo in self.loose:
                 kinds, strengths, x, y, h = self._magnets(lo.pieces, lo.x, lo.y,
                                                           self.params.sensor_gap_mm)
@@ -252,9 +321,9 @@ class SimBoard:
         held = self.hand.held
         if not held:
             return np.zeros((len(times), N_SPACES))
-        x, y, h = self.hand.position(times)  # (T,) each: the held stack's bottom magnet
-        kinds, strengths, _, _, dh = self._magnets(held, 0.0, 0.0, 0.0)
-        return self.model.field(kinds, strengths, x[:, None] + 0 * dh, y[:, None] + 0 * dh,
+        x, y, h = self.hand.position(times)  # (T,) each: the held stack's bottom piece
+        kinds, strengths, dx, dy, dh = self._magnets(held, 0.0, 0.0, 0.0)
+        return self.model.field(kinds, strengths, x[:, None] + dx, y[:, None] + dy,
                                 h[:, None] + dh)
 
     def _signed(self, piece: Piece) -> float:
@@ -266,8 +335,9 @@ class SimBoard:
         kinds = np.array([KIND_INDEX[p.kind] for p in pieces])
         strengths = np.array([self._signed(p) for p in pieces])
         n = len(pieces)
-        return (kinds, strengths, np.full(n, x), np.full(n, y),
-                h0 + pitch * np.arange(n, dtype=float))
+        dx = np.array([self.offset.get(p, (0.0, 0.0))[0] + p.magnet_dx for p in pieces])
+        dy = np.array([self.offset.get(p, (0.0, 0.0))[1] + p.magnet_dy for p in pieces])
+        return (kinds, strengths, x + dx, y + dy, h0 + pitch * np.arange(n, dtype=float))
 
     def _fill(self) -> None:
         """Compute the next few frames at once (up to the hand's next pick-up or set-down)."""
@@ -281,6 +351,14 @@ class SimBoard:
         codes = self.sensors.read(self.field(times), times)
         for i, t in enumerate(times):
             self._buffer.append((first + i, float(t), tuple(codes[i].tolist())))
+
+
+def _in_disc(rng, radius: float) -> tuple[float, float]:
+    """A point up to `radius` from the origin, in any direction (distance uniform)."""
+    if radius <= 0:
+        return (0.0, 0.0)
+    r, a = rng.uniform(0, radius), rng.uniform(0, 2 * np.pi)
+    return (float(r * np.cos(a)), float(r * np.sin(a)))
 
 
 def _space(space: int | str) -> int:

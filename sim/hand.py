@@ -141,8 +141,7 @@ class Hand:
             t1 = start + self._draw("lift")
 
             def take():
-                self.held = st[len(st) - n:]
-                del st[len(st) - n:]
+                self.held = self.board.take_up(s, n)
 
             return [Segment(start, t1, (x, y, h0), (x, y, self._carry_h()), True, take)]
 
@@ -157,8 +156,18 @@ class Hand:
             segs = self._travel(start, (x, y, max(self.pos[2], self._carry_h())))
             t = segs[-1].t1 if segs else start
             top = segs[-1].p1 if segs else self.pos
-            return segs + [Segment(t, t + self._draw("set_down"), top, (x, y, self._rest_h(
-                len(self.board.stacks[s]))), True, None, lambda: self._drop_on(s))]
+            rest = (x, y, self._rest_h(len(self.board.stacks[s])))
+            chance = self.board.params.hover_chance
+            if chance and self.board.stacks[s] and self.rng.uniform() < chance:
+                # A person often stops just above the stack landed on before letting go.
+                above = (x, y, rest[2] + self._draw("hover_mm"))
+                t1 = t + self._draw("set_down")
+                t2 = t1 + self._draw("hover")
+                return segs + [Segment(t, t1, top, above, True), Segment(t1, t2, above, above),
+                               Segment(t2, t2 + 0.06, above, rest, True, None,
+                                       lambda: self._drop_on(s))]
+            return segs + [Segment(t, t + self._draw("set_down"), top, rest, True, None,
+                                   lambda: self._drop_on(s))]
 
         self._enqueue(f"put {SPACES[s]}", self._needs_held, plan)
 
@@ -243,8 +252,7 @@ class Hand:
             st = self.board.stacks[s]
 
             def take():
-                self.held = list(st)
-                st.clear()
+                self.held = self.board.take_up(s, len(st))
 
             def lie():
                 self.board.loose.append(Loose(self.held, end[0], end[1], s))
@@ -332,8 +340,7 @@ class Hand:
             h0 = self._rest_h(len(st) - n)
 
             def take():
-                self.held = st[len(st) - n:]
-                del st[len(st) - n:]
+                self.held = self.board.take_up(s, n)
 
             return [Segment(start, start + self._draw("lift") / 2, (x, y, h0),
                             (x, y, h0 + self._clearance()), True, take)]
@@ -428,7 +435,7 @@ class Hand:
         return None if self.held else "the hand holds nothing"
 
     def _drop_on(self, space: int) -> None:
-        self.board.stacks[space].extend(self.held)
+        self.board.land(space, self.held)
         self.held = []
 
     def _draw(self, what: str) -> float:

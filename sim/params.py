@@ -6,10 +6,17 @@ shared/design/sensing.md by default), loadable from a TOML file.
 (1450.0, 0.1, 12)
 >>> Params.from_noise("bad").noise_mt
 1.0
+>>> Params.preset("rough").gain_spread, Params.preset("ideal").placement_mm
+(0.15, 0.0)
+
+The defaults are what a careful builder's board shows; `PRESETS` holds "rough" (every
+imperfection at the top of what real boards show) and "ideal" (none at all: exact physics, for
+tests that check the controller's arithmetic rather than its tolerance).
 
 A TOML profile overrides any subset; unknown keys and wrong types raise `ProfileError` naming the
 key::
 
+    preset = "rough"          # start from a preset (default: "default")
     noise_mt = 0.3            # or: noise = "poor"
     offset_spread_mt = 5.0
     [magnets.D]
@@ -62,6 +69,8 @@ class HandTiming:
     knock: tuple[float, float] = (0.05, 0.12)     # a knocked stack slides away
     dwell: tuple[float, float] = (0.3, 0.7)       # hovering over a space on the way (a slide)
     fast_answer: tuple[float, float] = (0.03, 0.12)  # reply before the last move settled
+    hover: tuple[float, float] = (0.1, 0.8)       # held just above the landing before contact
+    hover_mm: tuple[float, float] = (0.5, 3.0)    # ... this far above it
     shortest_carry: float = 0.15                  # a carry takes at least this, however near
 
 
@@ -70,21 +79,37 @@ class Params:
     """The reference board. Lengths in mm, fields in mT, times in s."""
 
     magnets: dict[str, MagnetSpec] = field(default_factory=_default_magnets)
-    strength_spread: float = 0.05        # +-5 % magnet strength, piece to piece (uniform)
+    strength_spread: float = 0.10        # +-10 % magnet strength, piece to piece (one N52 batch)
+    magnet_offset_mm: float = 0.3        # a magnet's axis up to this far off its piece's centre
     sensor_gap_mm: float = 5.0           # sensor to the bottom magnet of a resting stack
     piece_pitch_mm: float = 6.0          # height of a piece
     space_pitch_mm: float = 25.0         # between neighbouring intersections
+    placement_mm: float = 1.0            # a piece set on an empty space lands up to this far off
+    misalign_mm: float = 0.7             # a stack set on a stack lands up to this far off it
+    nudge_mm: float = 0.2                # a landing shifts the stack below by up to this much
+    hover_chance: float = 0.3            # share of landings on a stack held just above it first
     carry_height_mm: tuple[float, float] = (30.0, 60.0)  # a carried stack above the board
     sensitivity_mv_per_mt: float = 16.5  # DRV5055A3-like at 3.3 V, ratiometric
     supply_v: float = 3.3
     field_range_mt: float = 85.0         # output saturates beyond +-this
     offset_spread_mt: float = 3.0        # +- quiescent offset, sensor to sensor (uniform)
-    gain_spread: float = 0.05            # +- sensitivity, sensor to sensor (uniform)
+    gain_spread: float = 0.08            # +- sensitivity, sensor to sensor (uniform)
     drift_mt_per_min: float = 0.05       # each sensor drifts at up to this rate
+    warmup_offset_mt: float = 0.5        # +- offset change while the board warms up ...
+    warmup_gain: float = 0.01            # ... +- relative gain change ...
+    warmup_tau_s: float = 120.0          # ... approached exponentially with this time constant
+    mains_mt: float = 0.02               # mains pickup (amplitude at the worst sensor) ...
+    mains_hz: float = 50.0               # ... at the mains frequency
+    led_mt: float = 0.01                 # field of one fully lit LED at its own space's sensor
+    spike_rate: float = 0.0              # chance per raw sample of a single-sample spike ...
+    spike_mt: float = 20.0               # ... of up to this size
     noise_mt: float = 0.1                # white, RMS per raw sample
     oversample: int = 8                  # raw samples averaged per reading
+    sample_us: float = 20.0              # time between raw samples while scanning a frame
     adc_bits: int = 12
     adc_vref: float = 3.3
+    adc_inl_lsb: float = 1.0             # ADC integral non-linearity: a bow of this many codes
+    adc_dnl_lsb: float = 0.3             # ADC differential non-linearity: code widths +- this
     frame_rate: float = 100.0            # frames per second
     timing: HandTiming = field(default_factory=HandTiming)
 
@@ -98,8 +123,23 @@ class Params:
 
     @classmethod
     def from_noise(cls, level: str | float, **changes) -> "Params":
-        """The reference board at a named noise level ('clean', 'default', 'poor', 'bad')."""
-        return cls(noise_mt=noise_level(level), **changes)
+        """The reference board at a named noise level ('clean', 'default', 'poor', 'bad').
+        'clean' (or 0) is free of every electrical disturbance: no white noise, mains
+        pickup, LED fields or spikes."""
+        return cls(**{**_electrical(noise_level(level)), **changes})
+
+    @classmethod
+    def preset(cls, name: str, noise: str | float | None = None, **changes) -> "Params":
+        """A board from `PRESETS` ('default', 'rough', 'ideal'), at a noise level if given."""
+        if name not in PRESETS:
+            raise ProfileError("preset", f"unknown preset {name!r} (one of {', '.join(PRESETS)})")
+        values = dict(PRESETS[name])
+        if noise is not None:
+            values.update(_electrical(noise_level(noise)))
+        values.update(changes)
+        p = cls(**values)
+        p.check()
+        return p
 
     def replace(self, **changes) -> "Params":
         return dataclasses.replace(self, **changes)
@@ -116,7 +156,7 @@ class Params:
     def from_dict(cls, data: dict) -> "Params":
         """Build from plain values (as read from TOML); errors name the offending key."""
         data = dict(data)
-        base = cls()
+        base = cls.preset(_preset_name(data.pop("preset", "default")))
         changes = {}
         if "noise" in data:
             if "noise_mt" in data:
@@ -139,10 +179,16 @@ class Params:
         for key in positive:
             if not getattr(self, key) > 0:
                 raise ProfileError(key, f"must be > 0, not {getattr(self, key)!r}")
-        for key in ("strength_spread", "offset_spread_mt", "gain_spread", "drift_mt_per_min",
-                    "noise_mt"):
+        for key in IMPERFECTIONS + ("noise_mt", "sample_us"):
             if getattr(self, key) < 0:
                 raise ProfileError(key, f"must be >= 0, not {getattr(self, key)!r}")
+        for key in ("strength_spread", "gain_spread", "warmup_gain", "hover_chance",
+                    "spike_rate"):
+            if not getattr(self, key) <= 1:
+                raise ProfileError(key, f"must be a fraction 0..1, not {getattr(self, key)!r}")
+        for key in ("warmup_tau_s", "mains_hz"):
+            if not getattr(self, key) > 0:
+                raise ProfileError(key, f"must be > 0, not {getattr(self, key)!r}")
         for kind in ("W", "B", "D"):
             if kind not in self.magnets:
                 raise ProfileError(f"magnets.{kind}", "missing")
@@ -155,6 +201,38 @@ class Params:
         lo, hi = self.carry_height_mm
         if not 0 < lo <= hi:
             raise ProfileError("carry_height_mm", "must be [low, high] with 0 < low <= high")
+
+
+IMPERFECTIONS = ("strength_spread", "magnet_offset_mm", "placement_mm", "misalign_mm",
+                 "nudge_mm", "hover_chance", "offset_spread_mt", "gain_spread",
+                 "drift_mt_per_min", "warmup_offset_mt", "warmup_gain", "mains_mt", "led_mt",
+                 "spike_rate", "spike_mt", "adc_inl_lsb", "adc_dnl_lsb")
+"""The parameters that make one board differ from the ideal one (all zero in "ideal")."""
+
+PRESETS: dict[str, dict] = {
+    "default": {},  # the dataclass defaults: a careful builder's board
+    "rough": {      # the top of what real boards show (shared/design and issue 19's facts)
+        "strength_spread": 0.10, "magnet_offset_mm": 1.0, "placement_mm": 2.5,
+        "misalign_mm": 2.0, "nudge_mm": 1.0, "hover_chance": 1.0, "offset_spread_mt": 8.0,
+        "gain_spread": 0.15, "drift_mt_per_min": 0.1, "warmup_offset_mt": 2.0,
+        "warmup_gain": 0.03, "mains_mt": 0.1, "led_mt": 0.05, "spike_rate": 1e-4,
+        "spike_mt": 40.0, "adc_inl_lsb": 2.0, "adc_dnl_lsb": 0.5},
+    "ideal": {key: 0.0 for key in IMPERFECTIONS},
+}
+"""Named boards: keyword changes to `Params()`."""
+
+
+def _electrical(noise_mt: float) -> dict:
+    """The changes for a noise level: a noise-free board has no disturbance at all."""
+    if noise_mt:
+        return {"noise_mt": noise_mt}
+    return {"noise_mt": 0.0, "mains_mt": 0.0, "led_mt": 0.0, "spike_rate": 0.0}
+
+
+def _preset_name(name) -> str:
+    if not isinstance(name, str) or name not in PRESETS:
+        raise ProfileError("preset", f"expected one of {', '.join(PRESETS)}, got {name!r}")
+    return name
 
 
 def noise_level(level, key: str = "noise") -> float:

@@ -12,6 +12,8 @@ class Piece:
     kind: str
     number: int
     strength: float  # about 1 +- strength_spread
+    magnet_dx: float = 0.0  # the magnet's axis off the piece's centre (mm)
+    magnet_dy: float = 0.0
 
     def __repr__(self) -> str:
         return f"{self.kind}{self.number}"

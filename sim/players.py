@@ -514,6 +514,10 @@ class Players:
                     continue  # the board made up its mind meanwhile
                 quiet = False
                 answers += 1
+                if not self.board.stacks[ply.dst]:  # cleared meanwhile: nothing to show
+                    self._complain(f"asked about {SPACES[ply.dst]}, which is empty now")
+                    answers = 3
+                    continue
                 self._note(f"answering: {SPACES[ply.dst]}")
                 self.hand.lift(ply.dst)
                 self.hand.put(ply.dst)

@@ -37,12 +37,16 @@ def test_sim_autoplay_names_a_bad_script(tmp_path, capsys):
 
 
 def test_bench_inference_json(capsys):
-    assert main(["bench", "inference", "--games", "1", "--levels", "clean", "--json"]) == 0
-    figures = json.loads(capsys.readouterr().out)
-    assert figures["noise"] == "clean" and figures["wrong"] == 0
-    assert 0.9 <= figures["auto_share"] <= 1.0 and figures["frame_us_mean"] > 0
-    # how long after the board settled the plies were recorded (simulated time)
-    assert 0 <= figures["after_settle_ms_median"] <= figures["after_settle_ms_p95"]
+    assert main(["bench", "inference", "--games", "1", "--levels", "clean", "--presets",
+                 "default", "--adc", "12", "10", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(f["preset"], f["adc_bits"]) for f in rows] == [("default", 12), ("default", 10)]
+    for figures in rows:
+        assert figures["noise"] == "clean" and figures["wrong"] == 0
+        assert 0.9 <= figures["auto_share"] <= 1.0 and figures["frame_us_mean"] > 0
+        # how long after the board settled the plies were recorded (simulated time)
+        assert 0 <= figures["after_settle_ms_median"] <= figures["after_settle_ms_p95"]
+        assert figures["stalled"] == 0
 
 
 def test_sim_autoplay_in_words_sums_up_every_game_and_says_what_the_counts_mean(tmp_path,

@@ -22,7 +22,10 @@ def until_idle(sim, c, seconds: float = 6.0) -> None:
 @pytest.fixture
 def resumed():
     board = placed_board(7)
-    sim = SimBoard(Params.from_noise("default"), seed=7)
+    # No pause above a stack before letting go: these hands lift the next stack the moment
+    # they let go of the last (a hover's end and the next landing on the same stack, with no
+    # still board in between, is asked about).
+    sim = SimBoard(Params.from_noise("default", hover_chance=0.0), seed=7)
     sim.setup(board)
     c = Controller(board=board.copy())
     run(sim, c, 0.5)
@@ -89,7 +92,9 @@ def test_wrong_piece_is_flagged_until_corrected():
     c = Controller()
     run(sim, c, 0.5)
     assert c.state.mode == "idle"
-    sim.hand.place("e3", "W")  # a DVONN piece is due
+    # a DVONN piece is due: Black reads the other way (a White piece differs from a DVONN
+    # one by less than magnets, sensors and placement spread before anything is learned)
+    sim.hand.place("e3", "B")
     run(sim, c, 2.0)
     assert c.state.mode == "error" and c.state.error == [INDEX["e3"]]
     assert c.state.board.ply_count == 0

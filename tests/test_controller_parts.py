@@ -57,12 +57,27 @@ def test_a_sensor_at_a_rail_is_marked_and_never_evidence():
 def test_a_reading_that_never_moves_is_stuck_after_its_time_only():
     cal, _, watch = parts()
     values = list(cal.baseline)
-    spread = [0.5] * N_SPACES
+    spread = [0.8] * N_SPACES  # a 12-bit board: every reading dithers by noise
     spread[F3] = 0.0
     first = Snapshot(tuple(values), tuple(spread), 20, 10.0, 9.0)
     assert not watch.check(first, stuck_s=2.0)
     later = Snapshot(tuple(values), tuple(spread), 20, 11.5, 9.0)
     assert watch.check(later, stuck_s=2.0) and watch.faulty[F3].endswith("(stuck)")
+
+
+def test_quiet_readings_on_a_coarse_adc_are_not_stuck():
+    cal, _, watch = parts()
+    values = list(cal.baseline)
+    # 10 bits: readings that sit between two code edges repeat one code; the others change
+    # by rounding only (spread up to half a code)
+    spread = [0.0 if s % 3 == 0 else 0.45 for s in range(N_SPACES)]
+    for t in (10.0, 12.0, 14.0, 20.0):
+        assert not watch.check(Snapshot(tuple(values), tuple(spread), 20, t, 9.0), stuck_s=2.0)
+    # one frozen among readings that dither by rounding only: still too quiet to tell
+    spread = [0.0 if s == F3 else 0.45 for s in range(N_SPACES)]
+    for t in (10.0, 12.0, 14.0):
+        assert not watch.check(Snapshot(tuple(values), tuple(spread), 20, t, 9.0), stuck_s=2.0)
+    assert watch.faulty == {}
 
 
 def test_a_suspect_becomes_faulty_only_when_the_player_confirms():
@@ -142,7 +157,7 @@ def test_the_difference_names_missing_and_extra_spaces():
     cal, inference, watch = parts()
     board = Board()
     board.push(Ply(-1, E3))
-    ref = reference.Reference(inference.model, watch.faulty)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
     m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
     values = list(cal.baseline)
     values[F3] += 40 * cal.codes_per_mt  # a piece on f3, none on e3
@@ -156,7 +171,7 @@ def test_the_difference_names_missing_and_extra_spaces():
 def test_one_space_off_offers_its_sensor_as_the_suspect():
     cal, inference, watch = parts()
     board = Board()
-    ref = reference.Reference(inference.model, watch.faulty)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
     m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
     values = list(cal.baseline)
     values[F3] += 40 * cal.codes_per_mt
@@ -168,7 +183,7 @@ def test_one_space_off_offers_its_sensor_as_the_suspect():
 def test_an_illegal_landing_is_an_error_there():
     _, inference, watch = parts()
     board = placed_board(7)
-    ref = reference.Reference(inference.model, watch.faulty)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
     m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
     st = BoardState(board=board)
     src = board.mobile_stacks()[0]
@@ -198,7 +213,7 @@ def test_on_the_computers_turn_only_the_shown_ply_is_on_script():
 # -- reference ----------------------------------------------------------------------------
 def test_the_reference_follows_drift_on_empty_spaces_only():
     cal, inference, watch = parts()
-    ref = reference.Reference(inference.model, watch.faulty)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
     ref.start_empty(snap(cal.baseline))
     base = list(cal.baseline)
     stacks = [()] * N_SPACES
@@ -247,7 +262,7 @@ def test_a_board_that_reads_wrong_where_every_stack_stands_names_those_spaces():
     cal, inference, watch = parts()
     board = Board()
     board.push(Ply(-1, E3))  # a DVONN piece on e3
-    ref = reference.Reference(inference.model, watch.faulty)
+    ref = reference.Reference(inference.model, watch.faulty, inference)
     ref.start_empty(snap(cal.baseline))
     stacks = board.stacks()
     d, _ = inference.model.delta({E3: stacks[E3]}, ref.values, ref.stacks)

@@ -17,9 +17,10 @@ def test_full_calibration_writes_what_the_controller_loads(capsys, tmp_path):
     cal = Calibration.load(path)
     assert all(r is not None and r > 600 for r in cal.response)  # ~45 mT x 20.5 codes/mT
     assert cal.kind == ["W"] * 49
-    # gains near nominal (the simulator's +-5 % gain spread, +-5 % magnet spread)
+    # gains near nominal (the simulator's +-8 % gain spread, +-10 % magnet spread, pieces up
+    # to 1 mm off-centre)
     gains = [s["gain"] for s in report["sensors"]]
-    assert all(0.85 < g < 1.15 for g in gains)
+    assert all(0.78 < g < 1.22 for g in gains)
     assert all(abs(s["offset_mt"]) < 4 for s in report["sensors"])  # +-3 mT offset spread
     assert cal.crosstalk[(INDEX["d3"], INDEX["e3"])] < 0  # a neighbour reads the other way
     controller = Controller(calibration=cal)

@@ -174,7 +174,7 @@ def test_real_time_clock_paces_frames():
 
 
 def test_noise_level_changes_on_the_fly():
-    board = SimBoard(Params.from_noise("clean", drift_mt_per_min=0.0), seed=3)
+    board = SimBoard(Params.preset("ideal", noise="clean"), seed=3)
     quiet = {board.read_frame().raw for _ in range(20)}
     assert len(quiet) == 1
     board.set_noise("bad")
@@ -186,7 +186,7 @@ def test_noise_level_changes_on_the_fly():
 
 def test_landing_signal_shrinks_with_the_destination_height():
     """sensing.md: landing on a stack of 1 changes its reading by about 7 mT, on 4 by < 0.5 mT."""
-    board = SimBoard(Params.from_noise("clean"), seed=4)
+    board = SimBoard(Params.preset("ideal", noise="clean"), seed=4)
     # the pieces come from far away: no cross-talk change from their old spaces
     board.setup({"k5": "W", "b1": "W", "e3": "BWBW", "j5": "W"})
     per_mt = board.sensors.gain * 16.5 / 1000 / 3.3 * 4096

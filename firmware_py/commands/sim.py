@@ -6,7 +6,7 @@
     dvonn-board sim --remote black        people mode; Black is played far away (prints the
                                           invitation link); --join LINK joins a hosted game
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
-                    [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
+                    [--preset default|rough|ideal] [--adc 12|10] [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
                                           whole games in simulated time, scripted players
 
 With --ai white or --ai black (or both), the computer plays that colour, in people mode as in
@@ -44,6 +44,11 @@ def register(subparsers) -> None:
                    help="autoplay: play this game record (any format `replay` reads)")
     p.add_argument("--noise", default="default", metavar="LEVEL",
                    help="sensor noise: clean, default, poor, bad, or mT RMS per raw sample")
+    p.add_argument("--preset", default="default", choices=("default", "rough", "ideal"),
+                   help="autoplay: the simulated board: default (a careful builder's), rough "
+                        "(every imperfection at its worst) or ideal (none)")
+    p.add_argument("--adc", type=int, default=12, choices=(12, 10),
+                   help="autoplay: ADC bits: 12 (the RP2040 scanner) or 10 (an MCP3008)")
     p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
                    help="autoplay: chance per ply of a human mistake (0..1, default 0)")
     p.add_argument("--plies", type=int, default=None, metavar="N",
@@ -213,17 +218,22 @@ def run_autoplay(args) -> int:
     for i in range(args.games):
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
-                      time_control=args.clock, replay=replay, start=start)
+                      time_control=args.clock, replay=replay, start=start,
+                      preset=args.preset, adc_bits=args.adc)
         results.append(r)
         failed += (not r.match) or r.wrong > 0
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
         else:
             made = sum(r.mistakes.values())
-            print(f"game {i + 1} seed {r.seed}: {r.plies} plies, "
+            board = ("" if (r.preset, r.adc_bits) == ("default", 12)
+                     else f" ({r.preset} board, {r.adc_bits}-bit ADC)")
+            print(f"game {i + 1} seed {r.seed}{board}: {r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
+                  f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}{clock_note(r)}; "
+                  f"{computer_note(r)}{clock_note(r)}; commit {r.commit_delay_ms_median:.0f} ms "
+                  f"after letting go (median); "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
             if not r.match:
@@ -239,7 +249,9 @@ def run_autoplay(args) -> int:
 MEANINGS = """  auto: plies recorded from the sensors alone; asked: plies the board asked about (cyan, the
   player lifted the stack again or pressed confirm); wrong: plies recorded other than played
   (must be 0); resyncs: times the board found the pieces not matching the game (a mistake,
-  a takeback) and guided them back; mistakes: clumsy hands the players were given."""
+  a takeback) and guided them back; mistakes: clumsy hands the players were given; stalled:
+  games in which nothing was recorded for two minutes; after settling: from the board being
+  still for the settle time (200 ms after the hand let go) to the ply being recorded."""
 
 
 def summary(results) -> str:
@@ -259,4 +271,18 @@ def summary(results) -> str:
             f"  {plies} plies: auto {auto}{share}, asked {sum(r.asked for r in results)}, "
             f"wrong {sum(r.wrong for r in results)}, "
             f"resyncs {sum(r.resyncs for r in results)}, "
-            f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n{MEANINGS}")
+            f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n"
+            f"{_stalls_and_delay(results)}{MEANINGS}")
+
+
+def _stalls_and_delay(results) -> str:
+    """'  stalled 0, recorded 10 ms after settling (median)' (games without these: nothing)."""
+    if not all(hasattr(r, "stalled") for r in results):
+        return ""
+    after = sorted(max(0.0, d - SETTLE_S) for r in results for _, d in r.delays)
+    median = f"{after[len(after) // 2] * 1e3:.0f} ms" if after else "-"
+    return (f"  stalled {sum(r.stalled for r in results)}, recorded {median} after settling "
+            "(median)\n")
+
+
+SETTLE_S = 0.2  # the controller's default settle time

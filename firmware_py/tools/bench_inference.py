@@ -1,13 +1,16 @@
 """`dvonn-board bench inference`: how well and how cheaply the controller reads the board.
 
-Whole autoplayed games (see `autoplay`) at each noise level of sensing.md (clean 0, default 0.1,
-poor 0.3, bad 1.0 mT RMS per raw sample); per level: the share of plies recognised without
-asking, the plies asked, wrong commits (must be 0), games recorded exactly, how long after the
-board settled (`SETTLE_S` after the hand let go) a ply was recorded (median and p95, simulated
-time; questions included), and the controller's wall time per frame (mean, p99, the longest
-frame: the heaviest decision).
+Whole autoplayed games (see `autoplay`) on each simulated board (`--presets`: default, a
+careful builder's; rough, every imperfection at its worst; ideal, none), with each ADC (`--adc`:
+12-bit RP2040 scanner, 10-bit MCP3008) and at each noise level of sensing.md (clean 0, default
+0.1, poor 0.3, bad 1.0 mT RMS per raw sample); per row: the share of plies recognised without
+asking, the plies asked, wrong commits (must be 0), games recorded exactly, games stalled
+(nothing recorded for two minutes), how long after the board settled (`SETTLE_S` after the hand
+let go) a ply was recorded (median and p95, simulated time; questions included), and the
+controller's wall time per frame (mean, p99, the longest frame: the heaviest decision).
 
-    dvonn-board bench inference [--games N] [--seed S] [--mistakes RATE] [--levels ...] [--json]
+    dvonn-board bench inference [--games N] [--seed S] [--mistakes RATE] [--levels ...]
+                                [--presets ...] [--adc 12 10] [--json]
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 
 LEVELS = ("clean", "default", "poor", "bad")
+PRESETS = ("default", "rough", "ideal")
 SETTLE_S = 0.2  # the controller's default settle time
 
 
@@ -31,19 +35,27 @@ def register(bench_subparsers) -> None:
                    help="chance per ply of a human mistake (default 0)")
     p.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS,
                    help="noise levels to run (default: all four)")
-    p.add_argument("--json", action="store_true", help="one JSON object per level")
+    p.add_argument("--presets", nargs="+", default=["default", "rough"], choices=PRESETS,
+                   help="simulated boards to run (default: default rough)")
+    p.add_argument("--adc", nargs="+", type=int, default=[12, 10], choices=(12, 10),
+                   help="ADC bits to run (default: 12 10)")
+    p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(func=run)
 
 
-def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
-    """Figures for one noise level over `games` autoplayed games."""
+def measure(level: str, games: int, seed: int, mistakes: float, preset: str = "default",
+            adc_bits: int = 12) -> dict:
+    """Figures for one board, ADC and noise level over `games` autoplayed games."""
     from sim.autoplay import play_game, quantile_ms
 
-    results = [play_game(seed=seed + i, noise=level, mistakes=mistakes) for i in range(games)]
+    results = [play_game(seed=seed + i, noise=level, mistakes=mistakes, preset=preset,
+                         adc_bits=adc_bits) for i in range(games)]
     plies = sum(r.auto + r.asked for r in results)
     frames = sum(r.frames for r in results)
     after = sorted(max(0.0, d - SETTLE_S) for r in results for _, d in r.delays)
     return {
+        "preset": preset,
+        "adc_bits": adc_bits,
         "noise": level,
         "games": games,
         "mistakes": mistakes,
@@ -53,6 +65,7 @@ def measure(level: str, games: int, seed: int, mistakes: float) -> dict:
         "auto_share": round(sum(r.auto for r in results) / plies, 4) if plies else 0.0,
         "wrong": sum(r.wrong for r in results),
         "games_exact": sum(r.match for r in results),
+        "stalled": sum(r.stalled for r in results),
         "resyncs": sum(r.resyncs for r in results),
         "after_settle_ms_median": quantile_ms(after, 0.5),
         "after_settle_ms_p95": quantile_ms(after, 0.95),
@@ -67,18 +80,21 @@ def run(args) -> int:
         print("dvonn-board bench inference: --games must be at least 1")
         return 2
     if not args.json:
-        print(f"{args.games} autoplayed game(s) per noise level, mistakes {args.mistakes:g}")
-        print(f"{'noise':8} {'plies':>6} {'auto':>7} {'asked':>6} {'wrong':>6} {'exact':>6} "
+        print(f"{args.games} autoplayed game(s) per row, mistakes {args.mistakes:g}")
+        print(f"{'board':8} {'adc':>3} {'noise':8} {'plies':>6} {'auto':>7} {'asked':>6} "
+              f"{'wrong':>6} {'exact':>6} {'stalls':>6} "
               f"{'settle+ms':>9} {'p95':>5} {'us/frame':>9} {'p99 us':>8} {'max ms':>7}")
     wrong = 0
-    for level in args.levels:
-        f = measure(level, args.games, args.seed, args.mistakes)
+    rows = [(p, a, lv) for p in args.presets for a in args.adc for lv in args.levels]
+    for preset, adc_bits, level in rows:
+        f = measure(level, args.games, args.seed, args.mistakes, preset, adc_bits)
         wrong += f["wrong"]
         if args.json:
             print(json.dumps(f), flush=True)
         else:
-            print(f"{level:8} {f['plies']:6d} {f['auto_share'] * 100:6.1f}% {f['asked']:6d} "
-                  f"{f['wrong']:6d} {f['games_exact']:3d}/{f['games']:<2d} "
+            print(f"{preset:8} {adc_bits:3d} {level:8} {f['plies']:6d} "
+                  f"{f['auto_share'] * 100:6.1f}% {f['asked']:6d} "
+                  f"{f['wrong']:6d} {f['games_exact']:3d}/{f['games']:<2d} {f['stalled']:6d} "
                   f"{f['after_settle_ms_median']:9.0f} {f['after_settle_ms_p95']:5.0f} "
                   f"{f['frame_us_mean']:9.1f} {f['frame_us_p99']:8.0f} {f['decide_ms_max']:7.1f}",
                   flush=True)
