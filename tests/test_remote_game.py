@@ -258,3 +258,13 @@ def test_a_wrong_ply_for_the_remote_side_names_who_shows_it(tmp_path):
     side = Side(WHITE, game.line, tmp_path / "a.sqlite3", seed=1)
     assert side.session.controller.script.names == {BLACK: "black (far away)"}
     side.session.close()
+
+
+def test_a_state_that_overtakes_the_hello_is_read_after_it():
+    c = client.RemoteClient("http://127.0.0.1:1/play?token=abc")
+    state = {"type": "state", "line": ["e3", "f3"], "game": 1}
+    c._on_message(state)  # no hello yet: kept, not read (it used to fail on the missing line)
+    assert c.state is None
+    c._on_message({"type": "hello", "role": "opponent", "colour": "black"})
+    assert c.colour == BLACK and c.state == state
+    assert [str(p) for p in c.line.plies()] == ["e3", "f3"]

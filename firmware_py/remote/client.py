@@ -60,6 +60,7 @@ class RemoteClient:
         self.colour: int | None = None      # the colour the local player plays
         self.line: Line | None = None       # the host's plies, the session's shown plies
         self.state: dict | None = None      # the host's last state message
+        self._early_state: dict | None = None  # a state that came before the hello
         self.connected = threading.Event()
         self.connections = 0                # how many times the channel was opened
         self.errors: list[str] = []         # the host's refusals, newest last
@@ -216,7 +217,13 @@ class RemoteClient:
             colour = {"white": WHITE, "black": BLACK}[data["colour"]]
             if self.colour is None:
                 self.colour, self.line = colour, Line(1 - colour)
+            early, self._early_state = self._early_state, None
+            if early is not None:
+                self._on_message(early)
         elif kind == "state":
+            if self.line is None:  # the game's state overtook the hello: read it after that
+                self._early_state = data
+                return
             old = self.state
             self.state = data
             self.line.set(data["line"])
@@ -225,7 +232,8 @@ class RemoteClient:
             self.connected.set()
             self._hello.set()
             self._follow_takeback(old, data)
-            self._wake.set()
+            if self._wake is not None:  # (None until the network thread runs)
+                self._wake.set()
             for callback in list(self._listeners):
                 try:
                     callback()
