@@ -267,4 +267,4 @@ def test_a_state_that_overtakes_the_hello_is_read_after_it():
     assert c.state is None
     c._on_message({"type": "hello", "role": "opponent", "colour": "black"})
     assert c.colour == BLACK and c.state == state
-    assert [str(p) for p in c.line.plies()] == ["e3", "f3"]
+    assert [str(p) for p in c.line.plies] == ["e3", "f3"]
