@@ -127,6 +127,9 @@ class Session:
             self.tags["TimeControl"] = str(self.time_control)
         self.clock_watch = None  # the game clock (clock.ClockWatch), per game
         self.link_lost = False
+        # While someone far away plays: the front ends' undo and confirm go through it first,
+        # as the board's own buttons do (`press`; set by the remote game's `attach`).
+        self.button_gate: Callable[[str], bool] | None = None
         self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
@@ -188,6 +191,14 @@ class Session:
     def new_game(self, tags: dict[str, str] | None = None) -> None:
         """Abandon the current game (kept in the store) and start a new one at the next step."""
         self._queue(("new_game", dict(tags or self.tags)))
+
+    def press(self, name: str) -> None:
+        """'undo' or 'confirm' pressed on a front end (the web page, the terminal): like the
+        board's own buttons, it first answers or makes the far-away player's offer, if any
+        (a takeback is then only done once both sides agree)."""
+        if self.button_gate is not None and not self.button_gate(name):
+            return
+        {"undo": self.takeback, "confirm": self.confirm}[name]()
 
     def confirm(self) -> None:
         """The confirm button, from a front end."""

@@ -268,3 +268,12 @@ def test_a_state_that_overtakes_the_hello_is_read_after_it():
     c._on_message({"type": "hello", "role": "opponent", "colour": "black"})
     assert c.colour == BLACK and c.state == state
     assert [str(p) for p in c.line.plies] == ["e3", "f3"]
+
+
+def test_the_hosting_boards_web_page_takeback_asks_the_far_away_player_first():
+    from firmware_py.session import Session
+
+    game, session = hosted(["e3", "f3"])
+    Session.press(session, "undo")     # the page's (or the terminal's) takeback
+    assert session.queued == []        # nothing taken back yet: it became an offer
+    assert game.view("opponent")["offer"]["what"] == "takeback"

@@ -244,7 +244,8 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                 continue
             buttons = [a for a in actions if a[0] == "button"]
             for _, (name,) in buttons:
-                {"undo": session.takeback, "confirm": session.confirm, "hint": session.hint,
+                {"undo": lambda: session.press("undo"), "confirm": lambda: session.press("confirm"),
+                 "hint": session.hint,
                  "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)

@@ -90,6 +90,7 @@ class RemoteClient:
     def attach(self, session) -> None:
         """Follow the local session: its plies go to the host."""
         self._session = session
+        session.button_gate = self.local_button  # the front ends' undo and confirm too
         session.subscribe(self._observe)
         self._observe(session)
 

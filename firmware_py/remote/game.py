@@ -56,6 +56,7 @@ class RemoteGame:
     def attach(self, session) -> None:
         """Follow `session` (its loop calls `observe` after every change)."""
         self._session = session
+        session.button_gate = self.local_button  # the front ends' undo and confirm too
         session.subscribe(self.observe)
         self.observe(session)
 

@@ -258,13 +258,13 @@ class SessionSource(GameSource):
         if kind in ("takeback", "confirm"):
             self.refuse_button(kind)
         if kind == "takeback":
-            self.session.takeback()
+            self.session.press("undo")
             return None
         if kind == "new_game":
             self.session.new_game()
             return "new game started; the last one is kept in the game store"
         if kind == "confirm":
-            self.session.confirm()
+            self.session.press("confirm")
             return None
         if kind == "hint":
             if not self.session.hints.enabled:
