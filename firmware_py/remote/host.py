@@ -83,6 +83,7 @@ class Hub:
         self.pages: dict[web.WebSocketResponse, list] = {}  # ws -> [role, last text sent]
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self.stopping = False
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -90,10 +91,11 @@ class Hub:
         self.task = asyncio.create_task(self.run())
 
     async def run(self) -> None:
-        while True:
+        while not self.stopping:
             await self.wake.wait()
             self.wake.clear()
-            await self.push()
+            if not self.stopping:
+                await self.push()
 
     async def push(self) -> None:
         views = {role: json.dumps(self.game.view(role), separators=(",", ":")) for role in ROLES}
@@ -111,6 +113,10 @@ class Hub:
             await ws.close()
 
     async def stop(self) -> None:
+        # The flag as well as the cancel: on Python 3.11 a cancel that meets a finishing
+        # wait_for (a send) is swallowed, and the loop would run on (see web.server.Hub).
+        self.stopping = True
+        self.wake.set()
         if self.task:
             self.task.cancel()
             try:
