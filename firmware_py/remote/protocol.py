@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..rules import Ply
+from ..web.protocol import check_object
 
 MAX_MESSAGE = 1024  # bytes: the longest honest message is under 100
 MAX_PLIES = 400     # a DVONN game has fewer than 200 plies
@@ -83,28 +84,9 @@ def parse(text: str | bytes) -> Message:
     """Check one message; BadMessage says what is wrong."""
     if isinstance(text, bytes):
         raise BadMessage("messages are JSON text, not binary")
-    if len(text) > MAX_MESSAGE:
-        raise BadMessage(f"a message may hold at most {MAX_MESSAGE} bytes, not {len(text)}")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadMessage('a message must be a JSON object, e.g. {"type": "ply", "n": 0, '
-                         '"ply": "e3"}') from None
-    if not isinstance(data, dict):
-        raise BadMessage("a message must be a JSON object, not " + type(data).__name__)
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGES:
-        raise BadMessage(f"type: {kind!r} is not a message type "
-                         f"(one of {', '.join(sorted(MESSAGES))})")
-    ident = data.get("id")
-    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int)
-                              or not 0 <= ident < 2**53):
-        raise BadMessage(f"id: {ident!r} is not a whole number")
-    fields = MESSAGES[kind][1]
-    for key in data:
-        if key not in ("type", "id") and key not in fields:
-            raise BadMessage(f"{key}: a {kind!r} message takes no such key"
-                             + (f" (it takes {', '.join(fields)})" if fields else ""))
+    kind, data, ident, fields = check_object(text, MESSAGES, 1, limit=MAX_MESSAGE,
+                                             example='{"type": "ply", "n": 0, "ply": "e3"}',
+                                             error=BadMessage)
     args = {}
     for key, (required, check) in fields.items():
         if key not in data:

@@ -119,28 +119,8 @@ def parse(text: str | bytes) -> Request:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise BadMessage("a message must be UTF-8 JSON text") from None
-    if len(text) > MAX_MESSAGE:
-        raise BadMessage(f"a message may hold at most {MAX_MESSAGE} bytes, not {len(text)}")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadMessage("a message must be a JSON object, e.g. "
-                         '{"type": "lift", "space": "c3"}') from None
-    if not isinstance(data, dict):
-        raise BadMessage("a message must be a JSON object, not " + type(data).__name__)
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGES:
-        raise BadMessage(f"type: {kind!r} is not a message type "
-                         f"(one of {', '.join(sorted(MESSAGES))})")
-    ident = data.get("id")
-    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int)
-                              or not 0 <= ident < 2**53):
-        raise BadMessage(f"id: {ident!r} is not a whole number")
-    fields = MESSAGES[kind][2]
-    for key in data:
-        if key not in ("type", "id") and key not in fields:
-            raise BadMessage(f"{key}: a {kind!r} message takes no such key"
-                             + (f" (it takes {', '.join(fields)})" if fields else ""))
+    kind, data, ident, fields = check_object(text, MESSAGES, 2,
+                                             example='{"type": "lift", "space": "c3"}')
     args = {}
     for key, (required, check) in fields.items():
         if key not in data:
@@ -154,3 +134,33 @@ def parse(text: str | bytes) -> Request:
             text = str(e)
             raise BadMessage(text if text.startswith(f"{key}:") else f"{key}: {text}") from None
     return Request(kind, args, ident)
+
+
+def check_object(text: str, messages: dict, at: int, *, example: str, limit: int = MAX_MESSAGE,
+                 error=BadMessage):
+    """The checks every message shares (the page's here, the far-away player's in
+    `remote.protocol`): its size, a JSON object, a known type, a whole-number id, no unknown
+    key. Returns (type, the object, id, the type's fields: `messages[type][at]`); raises
+    `error` naming what is wrong."""
+    if len(text) > limit:
+        raise error(f"a message may hold at most {limit} bytes, not {len(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise error(f"a message must be a JSON object, e.g. {example}") from None
+    if not isinstance(data, dict):
+        raise error("a message must be a JSON object, not " + type(data).__name__)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in messages:
+        raise error(f"type: {kind!r} is not a message type "
+                    f"(one of {', '.join(sorted(messages))})")
+    ident = data.get("id")
+    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, int)
+                              or not 0 <= ident < 2**53):
+        raise error(f"id: {ident!r} is not a whole number")
+    fields = messages[kind][at]
+    for key in data:
+        if key not in ("type", "id") and key not in fields:
+            raise error(f"{key}: a {kind!r} message takes no such key"
+                        + (f" (it takes {', '.join(fields)})" if fields else ""))
+    return kind, data, ident, fields
