@@ -72,7 +72,7 @@ class Tolerances:
 @dataclass(frozen=True)
 class BoardSpec:
     """What the controller must know about a board's build: given by the command layer from the
-    board profile (`hw.profile`), so `firmware_py` needs nothing from `hw`.
+    board profile (`dvonn_hw.profile`), so `firmware_py` needs nothing from `hw`.
 
     polarity: per piece kind ('W', 'B', 'D'), +1.0 when the magnet's north pole faces up (the
         reference board: White and DVONN +1, Black -1); geometry: the magnets' sizes and where

@@ -12,14 +12,14 @@ Modules import their hardware libraries lazily, so ``import hw`` works anywhere.
 
 
 def open_board(profile=None, port=None, **kwargs):
-    """Open the board a profile describes: see `hw.board.open_board`."""
+    """Open the board a profile describes: see `dvonn_hw.board.open_board`."""
     from .board import open_board as _open_board
 
     return _open_board(profile, port, **kwargs)
 
 
 def list_ports():
-    """Serial ports, likely scanners first: see `hw.serial_link.list_ports`."""
+    """Serial ports, likely scanners first: see `dvonn_hw.serial_link.list_ports`."""
     from .serial_link import list_ports as _list_ports
 
     return _list_ports()

@@ -6,7 +6,7 @@ and LED driver) and its geometry (the panel's size); prices are typical single-u
 euros from hobby electronics shops in 2026, to budget with, not quotes. hw/README.md shows
 ``to_markdown(parts(load_profile()))``, and a test keeps it equal to this module.
 
->>> from hw.profile import load_profile
+>>> from dvonn_hw.profile import load_profile
 >>> items = parts(load_profile())
 >>> [p.qty for p in items if p.part.startswith("DRV5055")]
 [51]

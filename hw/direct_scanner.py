@@ -9,7 +9,7 @@ the sum of ``oversample`` ADC samples divided down (rounded). Readings are raw A
 >>> scanner = DirectScanner.from_profile(load_profile("direct"))    # doctest: +SKIP
 >>> frame = scanner.read_frame()                                     # doctest: +SKIP
 
-``python -m hw.direct_scanner`` prints what our own code costs per frame (everything but the
+``python -m dvonn_hw.direct_scanner`` prints what our own code costs per frame (everything but the
 SPI transfers), measured on gpiozero's MockFactory pins.
 """
 
@@ -229,7 +229,7 @@ def benchmark(frames: int = 300, oversample: int = 8) -> dict:
     return results
 
 
-def main() -> None:  # python -m hw.direct_scanner
+def main() -> None:  # python -m dvonn_hw.direct_scanner
     import argparse
 
     parser = argparse.ArgumentParser(description=benchmark.__doc__.splitlines()[0])

@@ -1,7 +1,7 @@
 """The board's mechanical geometry: where each space is, and the depths of one space in section.
 
 A profile's ``[geometry]`` table sets these numbers (every key optional); the fabrication files
-(`hw.fabrication`) and the drawings (`hw.drawings`) are made from them, so a board built from
+(`dvonn_hw.fabrication`) and the drawings (`dvonn_hw.drawings`) are made from them, so a board built from
 the files matches what the software expects (the simulator and the inference use the same
 25 mm pitch and 5 mm sensor-to-magnet gap).
 

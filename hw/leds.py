@@ -6,7 +6,7 @@ cap, gamma, colour order) and produces the chain's bytes; the serial scanner sen
 as they are, `Ws281xStrip` hands them to rpi_ws281x, `PioStrip` writes them to /dev/leds0.
 The profile's ``[leds] driver`` chooses: "serial", "ws281x", "pio" or "none".
 
->>> from hw.profile import load_profile
+>>> from dvonn_hw.profile import load_profile
 >>> from firmware_py.interfaces import LedFrame
 >>> from firmware_py.spaces import N_SPACES
 >>> enc = ChainEncoder.from_profile(load_profile())

@@ -3,7 +3,7 @@
 A profile names, for each of the 49 spaces, the sensor channel (multiplexer + input) and the LED
 index, and describes the scanner (serial microcontroller or the Pi's own SPI ADC), the ADC, the
 multiplexer select pins, the sensors, the LED strip, the buttons, the piece magnets and the
-board's mechanical geometry (``[geometry]``: `hw.geometry`). Three profiles ship with the
+board's mechanical geometry (``[geometry]``: `dvonn_hw.geometry`). Three profiles ship with the
 package: ``default`` (an RP2040 scanner on USB serial, which also drives the LEDs: the
 reference wiring in ``hw/README.md``), ``direct`` (the Pi reads an MCP3208 and drives the strip
 itself with rpi_ws281x) and ``direct-pi5`` (the same on a Pi 5, LEDs through ws2812-pio).

@@ -1,5 +1,5 @@
 """The serial scanner: a microcontroller streaming sensor frames over USB serial (pyserial),
-which also drives the LED chain. Speaks `hw.protocol`.
+which also drives the LED chain. Speaks `dvonn_hw.protocol`.
 
 `SerialScanner` is both the `SensorSource` and the `LedSink` of a board with a scanner::
 
@@ -503,12 +503,12 @@ def benchmark(frames: int = 2000) -> dict:
             "feed_us": best(feed)}
 
 
-def main(argv: list[str] | None = None) -> int:  # python -m hw.serial_link [--port PORT]
+def main(argv: list[str] | None = None) -> int:  # python -m dvonn_hw.serial_link [--port PORT]
     """List serial ports; with --port, talk to the scanner and print what the link sees."""
     import argparse
     import json
 
-    parser = argparse.ArgumentParser(prog="python -m hw.serial_link", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m dvonn_hw.serial_link", description=main.__doc__)
     parser.add_argument("--port", help="the scanner's port, e.g. /dev/dvonn-scanner")
     parser.add_argument("--seconds", type=float, default=2.0, help="how long to read frames")
     parser.add_argument("--bench", action="store_true",

@@ -3,28 +3,28 @@ interfaces as the real hardware (`firmware_py.interfaces`).
 
 Modules, one job each:
 
-- `sim.params`   every physical number (the reference board of sensing.md), TOML profiles,
+- `dvonn_sim.params`   every physical number (the reference board of sensing.md), TOML profiles,
                  noise levels ``clean`` / ``default`` / ``poor`` / ``bad``;
-- `sim.physics`  the magnets' field at the sensors (exact cylinder model, dipole far away);
-- `sim.sensors`  Hall sensors + ADC (offset and gain spread, drift, noise, saturation) and faults;
-- `sim.clock`    `SimClock` (simulated time, no sleeping) and `RealTimeClock` (for people);
-- `sim.board`    `SimBoard`: the ground truth, a `SensorSource` (100 frames per simulated
+- `dvonn_sim.physics`  the magnets' field at the sensors (exact cylinder model, dipole far away);
+- `dvonn_sim.sensors`  Hall sensors + ADC (offset and gain spread, drift, noise, saturation) and faults;
+- `dvonn_sim.clock`    `SimClock` (simulated time, no sleeping) and `RealTimeClock` (for people);
+- `dvonn_sim.board`    `SimBoard`: the ground truth, a `SensorSource` (100 frames per simulated
                  second; each `read_frame()` advances the clock 10 ms) and an `LedSink`;
-- `sim.hand`     `board.hand`: lift / put / remove / place / knock / restore / slide / wait,
+- `dvonn_sim.hand`     `board.hand`: lift / put / remove / place / knock / restore / slide / wait,
                  with human timing, queued on the board's clock;
-- `sim.players`  `Players`: scripted people playing a record, a chooser or at random, reading
+- `dvonn_sim.players`  `Players`: scripted people playing a record, a chooser or at random, reading
                  the LEDs and making mistakes; the truth of what they played;
-- `sim.pty_scanner`  the scanner microcontroller emulated on a pseudo-terminal;
-- `sim.bench`    how fast the simulator runs (figures printed, never asserted).
+- `dvonn_sim.pty_scanner`  the scanner microcontroller emulated on a pseudo-terminal;
+- `dvonn_sim.bench`    how fast the simulator runs (figures printed, never asserted).
 
 The controller sees only frames and shows only LED frames; the truth (`board.truth()`,
 `players.truth`) is for tests, which compare it with what the controller recorded.
 
-An autoplay loop (written out in full in `sim.autoplay.play_game`)::
+An autoplay loop (written out in full in `dvonn_sim.autoplay.play_game`)::
 
-    from sim.board import SimBoard
-    from sim.params import Params
-    from sim.players import Players, Mistakes
+    from dvonn_sim.board import SimBoard
+    from dvonn_sim.params import Params
+    from dvonn_sim.players import Players, Mistakes
 
     board = SimBoard(Params.from_noise("default"), seed=1)   # or clock=RealTimeClock()
     players = Players(board, ["e3", "f3", ...],               # a record, None (random), or
@@ -50,6 +50,6 @@ Sensor faults: ``board.fail("e3", "dead" | "stuck" | "noisy")``, ``board.swap_ch
 
 Serial emulation: ``scanner = sim.pty_scanner.serve_port(board, on_frame=lambda f:
 players.step())`` serves the board on a pseudo-terminal (``scanner.port``, e.g. /dev/pts/3) for
-`hw.serial_link.SerialScanner`; ``python -m sim.pty_scanner [--random] [--link PATH]`` prints
-the port and serves until stopped. Speed: ``python -m sim.bench``.
+`dvonn_hw.serial_link.SerialScanner`; ``python -m dvonn_sim.pty_scanner [--random] [--link PATH]`` prints
+the port and serves until stopped. Speed: ``python -m dvonn_sim.bench``.
 """

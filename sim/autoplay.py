@@ -2,7 +2,7 @@
 
 Simulator physics -> raw sensor frames -> `Controller` -> LED frames (`guidance.render`) ->
 scripted players who read the LEDs, answer the board's questions, clear cut-off stacks and make
-human mistakes (`sim.players`). Afterwards the plies the controller recorded are compared with
+human mistakes (`dvonn_sim.players`). Afterwards the plies the controller recorded are compared with
 the plies the players really made. The controller never sees the truth.
 
 With `ai` (colour names), the computer plays those colours as in `play --ai`: on its turn it
@@ -156,7 +156,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
         the plies of the people's side only, in order;
-    mistakes: the chance per ply of a human mistake (all kinds of `sim.players.MISTAKES`, for
+    mistakes: the chance per ply of a human mistake (all kinds of `dvonn_sim.players.MISTAKES`, for
         both sides: the computer's ply is carried out by a person too);
     ai: the colours the computer plays ("white", "black"); level: its level (node budget
         `ai.LEVEL_NODES`); think_s: simulated thinking time (default: the level's time);
@@ -168,7 +168,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         (as the computer's) and both sides' scripted players carry out what they show;
     time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
         --clock` (a flag ends the game: the record is then shorter than the truth);
-    preset: the simulated board (`sim.params.PRESETS`: 'default' a careful builder's, 'rough'
+    preset: the simulated board (`dvonn_sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
         (an MCP3008 on the direct path);
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops

@@ -1,4 +1,4 @@
-"""How fast the simulator runs: ``python -m sim.bench [--games 3] [--noise default]``.
+"""How fast the simulator runs: ``python -m dvonn_sim.bench [--games 3] [--noise default]``.
 
 Prints, per game of scripted random play with mistakes (no controller): plies, board time,
 frames, wall time and frames per wall second. Figures are printed, never asserted.
@@ -15,7 +15,7 @@ from .players import Mistakes, play
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sim.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m dvonn_sim.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--noise", default="default", choices=list(NOISE_LEVELS))
     parser.add_argument("--mistakes", type=float, default=0.1)

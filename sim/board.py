@@ -16,7 +16,7 @@ field is computed where it really is (`FieldModel.field`: the exact cylinder fie
 LEDs show adds the LED current's field at the sensors (`led_mt` per fully lit LED).
 
 Frames are computed a few at a time while nothing is picked up or set down (numpy), so a whole
-game of about 20,000 frames takes well under a second of CPU (`python -m sim.bench`).
+game of about 20,000 frames takes well under a second of CPU (`python -m dvonn_sim.bench`).
 
 >>> board = SimBoard(seed=1)
 >>> board.setup({"e3": "D", "f3": "WB"})
@@ -270,7 +270,7 @@ class SimBoard:
 
     # -- faults ---------------------------------------------------------------------------------
     def fail(self, space: int | str, fault: str, value=None) -> None:
-        """Inject a sensor fault ('dead', 'stuck', 'noisy'): see `sim.sensors`."""
+        """Inject a sensor fault ('dead', 'stuck', 'noisy'): see `dvonn_sim.sensors`."""
         self.sensors.fail(_space(space), fault, value)
         self.changed()
 

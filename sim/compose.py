@@ -32,7 +32,7 @@ def simulated_board(noise: str | float | None = "default", *, seed: int = 0,
     seed: draws the magnets, the sensors' spreads, the noise and the hand's timing.
     speed: simulated seconds per wall-clock second (real time for people); None: simulated
         time, as fast as it goes.
-    profile: a loaded board profile (`hw.profile.Profile`): the simulator then stands in for
+    profile: a loaded board profile (`dvonn_hw.profile.Profile`): the simulator then stands in for
         the board it describes (its ADC, sensor, oversampling and frame rate).
     clock: a clock of one's own (a test's), instead of the one `speed` chooses.
     """
@@ -58,7 +58,7 @@ def diag_board(profile=None, *, seed: int = 0, noise: str | float | None = None,
     """
     from firmware_py.diag.backend import DiagBoard, Fault
     from firmware_py.diag.person import SimPerson
-    from hw.profile import load_profile
+    from dvonn_hw.profile import load_profile
 
     prof = profile if hasattr(profile, "adc") else load_profile(profile)
     sim = simulated_board(noise, seed=seed, speed=1.0 if real_time else None, profile=prof)

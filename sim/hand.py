@@ -24,7 +24,7 @@ Actions (spaces are indices or names like 'e3'):
 empty space...) raises `HandError` at once when the hand is idle; if it only turns out impossible
 when its turn comes, it is skipped and noted in `hand.log`.
 
->>> from sim.board import SimBoard
+>>> from dvonn_sim.board import SimBoard
 >>> board = SimBoard(seed=2)
 >>> board.setup({"e3": "W", "f3": "B"})
 >>> board.hand.lift("e3"); board.hand.put("f3")

@@ -15,7 +15,7 @@ Three models of one axially magnetised cylinder, from exact to fast:
 for far ones, and exact precomputed kernels for stacks resting on spaces. Fields of several
 magnets simply add (NdFeB has a relative permeability near 1).
 
->>> from sim.params import Params
+>>> from dvonn_sim.params import Params
 >>> w = Params().magnets["W"]
 >>> round(float(bz_on_axis(w, 5.0)), 1), round(float(bz_exact(w, 0.0, 5.0)), 1)
 (44.7, 44.7)

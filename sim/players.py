@@ -24,7 +24,7 @@ What the players do, like people who know the rules:
 The truth is kept for tests: ``players.truth`` (a `rules.Board` of the plies really played),
 ``players.made`` (mistakes made, by kind) and ``players.log`` (time, what happened).
 
->>> from sim.board import SimBoard
+>>> from dvonn_sim.board import SimBoard
 >>> board = SimBoard(seed=1)
 >>> players = Players(board, ["e3", "f3", "g3", "a1"], seed=1)
 >>> while not players.done:

@@ -1,20 +1,20 @@
 """The scanner microcontroller, emulated on a pseudo-terminal: the simulated board behind the
 same serial link as the real one, so a controller connects to it by port name.
 
-It runs the scanner firmware's own logic (`hw.firmware.scanner.Scanner`, the code the RP2040
+It runs the scanner firmware's own logic (`dvonn_hw.firmware.scanner.Scanner`, the code the RP2040
 runs) with the simulated board as its hardware: the firmware obeys the host (HELLO, PING,
-LED_FRAME, SET_RATE, SET_OVERSAMPLE, ERROR for anything else, all per `hw.protocol`) and sends
+LED_FRAME, SET_RATE, SET_OVERSAMPLE, ERROR for anything else, all per `dvonn_hw.protocol`) and sends
 SENSOR_FRAMEs in channel order at its frame rate. Each scan reads the `SimBoard` frames up to the
 firmware's clock (so board time follows the wall clock whatever the rate), and every LED_FRAME
 is decoded back into an `LedFrame` shown on the board, where scripted players read it. Wiring
 (space -> channel, space -> LED) comes from a hardware profile (default: hw/profiles/default.toml).
 
-    >>> from sim.board import SimBoard                                  # doctest: +SKIP
+    >>> from dvonn_sim.board import SimBoard                                  # doctest: +SKIP
     >>> with PtyScanner(SimBoard(seed=1)) as scanner:                   # doctest: +SKIP
     ...     print(scanner.port)        # e.g. /dev/pts/5: open it with hw.serial_link
     ...     link = SerialScanner.from_profile(load_profile(), port=scanner.port)
 
-From a shell: ``python -m sim.pty_scanner [--seed 1] [--noise default] [--record FILE]
+From a shell: ``python -m dvonn_sim.pty_scanner [--seed 1] [--noise default] [--record FILE]
 [--random] [--mistakes 0.1] [--link /tmp/dvonn-scanner]`` prints the port and serves until
 Ctrl-C (with --record or --random, scripted players play on the board, following its LEDs).
 """
@@ -31,9 +31,9 @@ import time
 import tty
 
 from firmware_py.errors import ProfileError
-from hw.firmware.scanner import Scanner
-from hw.leds import ChainEncoder
-from hw.profile import load_profile
+from dvonn_hw.firmware.scanner import Scanner
+from dvonn_hw.leds import ChainEncoder
+from dvonn_hw.profile import load_profile
 
 TICKS_PERIOD = 2**30  # MicroPython's ticks_us wraps here on the RP2040
 
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     from .params import NOISE_LEVELS, Params, noise_level
     from .players import Mistakes, Players
 
-    parser = argparse.ArgumentParser(prog="python -m sim.pty_scanner", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m dvonn_sim.pty_scanner", description=main.__doc__)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--noise", default="default",
                         help=f"{', '.join(NOISE_LEVELS)} or mT per raw sample")

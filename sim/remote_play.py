@@ -1,11 +1,11 @@
 """Board to board on simulated boards: one side of a game played between two processes.
 
-    python -m sim.remote_play host --colour black --db A.sqlite3 --seed 1 [--port P]
+    python -m dvonn_sim.remote_play host --colour black --db A.sqlite3 --seed 1 [--port P]
         hosts the game (the remote side plays --colour) and prints {"link": ...} first
-    python -m sim.remote_play join LINK --db B.sqlite3 --seed 2
+    python -m dvonn_sim.remote_play join LINK --db B.sqlite3 --seed 2
 
 Each process has its own simulated board, session and game store, and scripted players
-(`sim.players.Players`): the local colour plays random legal plies, the other colour's plies
+(`dvonn_sim.players.Players`): the local colour plays random legal plies, the other colour's plies
 are read off the LEDs, like a person carrying out what the board shows. At the end each prints
 one JSON line: the record in its store, the plies really played on its board (the truth), and
 the wall-clock moments (`time.monotonic`, the same clock in both processes) each ply was
@@ -156,7 +156,7 @@ def join(link: str, db, seed: int, timeout: float = 300.0, max_plies: int | None
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sim.remote_play")
+    p = argparse.ArgumentParser(prog="python -m dvonn_sim.remote_play")
     p.add_argument("role", choices=("host", "join"))
     p.add_argument("link", nargs="?")
     p.add_argument("--colour", choices=tuple(COLOURS), default="black",

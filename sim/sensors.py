@@ -16,7 +16,7 @@ can be injected on demand:
 - ``swap(a, b)``: two channels exchanged (a wiring or multiplexer mistake).
 
 >>> import numpy as np
->>> from sim.params import Params
+>>> from dvonn_sim.params import Params
 >>> s = SensorArray(Params.preset("ideal", noise="clean"), seed=1)
 >>> int(s.read(np.zeros((1, 49)), np.zeros(1))[0, 0])  # no field: mid-scale
 2048

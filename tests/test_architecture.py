@@ -16,10 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("firmware_py", "hw", "sim")
 
 
+INSTALLED_AS = {"hw": "dvonn_hw", "sim": "dvonn_sim"}  # folder -> package (pyproject.toml)
+
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
+    parts[0] = INSTALLED_AS.get(parts[0], parts[0])
     return ".".join(parts)
 
 
@@ -63,7 +67,7 @@ def test_the_runtime_never_imports_the_simulator(graph):
     allowed = ("firmware_py.commands", "firmware_py.tools")
     offenders = sorted(f"{m} imports {t}" for m, deps in graph.items()
                        if m.startswith("firmware_py") and not m.startswith(allowed)
-                       for t in deps if t == "sim" or t.startswith("sim."))
+                       for t in deps if t == "dvonn_sim" or t.startswith("dvonn_sim."))
     assert offenders == []
 
 
@@ -101,6 +105,23 @@ def test_no_import_cycles(graph):
 
 
 def test_the_composition_place_builds_what_the_commands_use():
-    from sim import compose
+    from dvonn_sim import compose
 
     assert doctest.testmod(compose).failed == 0
+
+
+def test_the_installed_package_claims_no_generic_names_and_carries_its_pages(tmp_path):
+    """What `pip install` puts in site-packages: firmware_py, dvonn_hw and dvonn_sim (the
+    folders hw/ and sim/ under names no other project claims), with the web pages and profiles."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w",
+                    str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    top = {n.split("/")[0] for n in names if ".dist-info" not in n}
+    assert top == {"firmware_py", "dvonn_hw", "dvonn_sim"}
+    for page in ("firmware_py/web/static/index.html", "firmware_py/web/static/app.js",
+                 "firmware_py/remote/static/remote.html", "dvonn_hw/profiles/default.toml"):
+        assert page in names

@@ -4,7 +4,7 @@ ply, whatever mistakes they make."""
 
 import pytest
 
-from sim.autoplay import count_wrong, play_game
+from dvonn_sim.autoplay import count_wrong, play_game
 
 
 @pytest.mark.parametrize("seed", [11, 12])

@@ -8,14 +8,14 @@ import random
 import pytest
 
 from firmware_py import ai
-from sim.autoplay import engine_ply, play_game
+from dvonn_sim.autoplay import engine_ply, play_game
 from firmware_py.cli import main
 from firmware_py.colours import BY_NAME
 from firmware_py.interfaces import OFF, LedFrame
 from firmware_py.rules import BLACK, WHITE
 from firmware_py.spaces import INDEX, N_SPACES
-from sim.board import SimBoard
-from sim.players import Players
+from dvonn_sim.board import SimBoard
+from dvonn_sim.players import Players
 
 SIDE = {"white": WHITE, "black": BLACK}
 

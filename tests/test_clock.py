@@ -18,7 +18,7 @@ from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.session import Session
 from firmware_py.state import BoardState
 from firmware_py.store import Store
-from sim.board import SimBoard
+from dvonn_sim.board import SimBoard
 
 
 def test_doctests():
@@ -275,7 +275,7 @@ def test_a_resumed_game_keeps_its_clock(tmp_path):
 
 # -- autoplay, the command line, the terminal and the web view -------------------------------
 def test_autoplay_runs_the_clock_in_simulated_time_and_flags():
-    from sim.autoplay import play_game
+    from dvonn_sim.autoplay import play_game
     r = play_game(seed=3, script=["e3", "f3", "g3", "a1", "b1", "c1"],
                   time_control=TimeControl.parse("1m+1s"))
     assert r.match and len(r.ply_times) == 6 and all(0.5 < s < 10 for s in r.ply_times)

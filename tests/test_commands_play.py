@@ -1,7 +1,7 @@
 """`dvonn-board play` through the real entry point, with the board opened by a stand-in
-`hw.open_board` (scripted frames, recorded LEDs) and the session test's occupancy controller."""
+`dvonn_hw.open_board` (scripted frames, recorded LEDs) and the session test's occupancy controller."""
 
-import hw
+import dvonn_hw as hw
 import pytest
 
 from firmware_py.cli import main
@@ -67,7 +67,7 @@ def test_play_says_why_the_board_cannot_be_opened(monkeypatch, tmp_path, capsys)
 
 
 def test_open_parts_unpacks_the_real_hw_board():
-    from hw.board import Board
+    from dvonn_hw.board import Board
     opened = Board("s", "l", None, warnings=("buttons disabled: no GPIO",))
     assert play.open_parts(opened) == ("s", "l", None, ("buttons disabled: no GPIO",))
     assert play.open_parts(("s", "l", "b")) == ("s", "l", "b", ())
@@ -97,7 +97,7 @@ class SimUntilCtrlC:
     """The simulated board as the real one: a person places pieces, then presses Ctrl-C."""
 
     def __init__(self, tokens, seconds):
-        from sim.board import SimBoard
+        from dvonn_sim.board import SimBoard
         from firmware_py.rules import Board, Ply
         self.sim = SimBoard(seed=4)
         self.adc_max = self.sim.adc_max

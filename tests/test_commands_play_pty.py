@@ -1,5 +1,5 @@
 """`dvonn-board play` as a real process on the real serial link: the simulated scanner
-microcontroller on a pseudo-terminal (`sim.pty_scanner`), a person's hand on the simulated
+microcontroller on a pseudo-terminal (`dvonn_sim.pty_scanner`), a person's hand on the simulated
 board, the plug pulled (SIGKILL) mid-game, the game resumed, then a clean Ctrl-C.
 
 Runs in real time (the scanner follows the wall clock): a dozen seconds."""
@@ -15,8 +15,8 @@ from firmware_py.colours import BY_RGB
 from firmware_py.interfaces import BLANK
 from firmware_py.rules import Board, Ply
 from firmware_py.store import Store
-from sim.board import SimBoard
-from sim.pty_scanner import PtyScanner
+from dvonn_sim.board import SimBoard
+from dvonn_sim.pty_scanner import PtyScanner
 
 DEADLINE = 60.0  # seconds for anything to happen before the test gives up
 

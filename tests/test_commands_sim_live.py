@@ -52,7 +52,7 @@ def test_moves_need_all_pieces_placed():
 
 
 def test_hand_desk_runs_actions_in_the_reading_thread_and_reports_failures():
-    from sim.board import SimBoard
+    from dvonn_sim.board import SimBoard
     sim = SimBoard(seed=3)
     reports = []
     desk = HandDesk(sim, reports.append)
@@ -78,7 +78,7 @@ def test_people_mode_plays_typed_placements_against_the_real_controller(tmp_path
     from argparse import Namespace
 
     from rich.console import Console
-    from sim.clock import SimClock
+    from dvonn_sim.clock import SimClock
 
     from firmware_py.controller import Controller
     from firmware_py.store import Store
@@ -166,7 +166,7 @@ def test_the_web_sim_with_its_database_locked_too_long_says_so_and_fails(tmp_pat
     from firmware_py.errors import StoreError
     from firmware_py.store import Store
     from firmware_py.web.simulator import SimulatorRun, run_web
-    from sim.compose import simulated_board
+    from dvonn_sim.compose import simulated_board
     from tests.test_store import Locker
     monkeypatch.setattr(Store, "BUSY_S", 0.05)
     db = tmp_path / "sim.sqlite3"
@@ -199,7 +199,7 @@ def test_people_mode_stops_with_status_1_when_the_database_stays_locked(tmp_path
     from argparse import Namespace
 
     from rich.console import Console
-    from sim.clock import SimClock
+    from dvonn_sim.clock import SimClock
 
     from firmware_py.controller import Controller
     from firmware_py.store import Store

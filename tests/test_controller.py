@@ -6,8 +6,8 @@ import pytest
 
 from firmware_py.controller import Controller
 from firmware_py.spaces import INDEX
-from sim.board import SimBoard
-from sim.params import Params
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import Params
 from tests.simgames import placed_board, run
 
 

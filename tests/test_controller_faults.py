@@ -6,10 +6,10 @@ import pytest
 from firmware_py.controller import Controller
 from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
-from sim.board import SimBoard
-from sim.params import Params
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import Params
 from tests.simgames import midgame_board, resume, run
-from sim.players import Players
+from dvonn_sim.players import Players
 
 E3 = INDEX["e3"]
 
@@ -180,8 +180,8 @@ def test_a_hand_held_still_over_the_board_is_not_a_noisy_sensor():
 
 def test_a_new_game_forgets_the_faulty_sensors_and_their_note():
     from firmware_py.controller import Controller
-    from sim.board import SimBoard
-    from sim.params import Params
+    from dvonn_sim.board import SimBoard
+    from dvonn_sim.params import Params
     from tests.simgames import run
 
     sim = SimBoard(Params.from_noise("default"), seed=2)

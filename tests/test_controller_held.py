@@ -8,8 +8,8 @@ import pytest
 
 from firmware_py.controller import Controller
 from firmware_py.rules import Board
-from sim.board import SimBoard
-from sim.params import Params
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import Params
 
 
 def position(seed: int) -> tuple[Board, int]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from firmware_py import controller
 from firmware_py.state import MODES
-from sim.autoplay import play_game
+from dvonn_sim.autoplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent / "firmware_py"
 COLLABORATORS = ("controller", "faults", "questions", "recorder", "mismatch", "script", "state",

@@ -10,10 +10,10 @@ from firmware_py.board_model import BoardSpec
 from firmware_py.commands.play import board_spec
 from firmware_py.controller import Controller
 from firmware_py.spaces import INDEX
-from hw.profile import load_profile, parse_profile
-from sim.board import SimBoard
-from sim.params import MagnetSpec, Params
-from sim.players import Players
+from dvonn_hw.profile import load_profile, parse_profile
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import MagnetSpec, Params
+from dvonn_sim.players import Players
 from tests.simgames import run
 
 SWAPPED_SIM = {"W": MagnetSpec(polarity=-1), "B": MagnetSpec(polarity=1),

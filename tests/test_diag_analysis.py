@@ -53,7 +53,7 @@ def test_stuck_needs_enough_frames_and_a_noisy_enough_board():
 
 
 def test_advice_names_the_multiplexer_input():
-    from hw.profile import load_profile
+    from dvonn_hw.profile import load_profile
     raw = quiet_board()
     raw[:, INDEX["e3"]] = 0
     (f,) = find_faults(raw, Units(), wiring=load_profile().spaces)
@@ -69,7 +69,7 @@ def test_link_summary_counts_gaps_across_the_wrap():
 
 
 def test_units_follow_the_profile():
-    from hw.profile import load_profile
+    from dvonn_hw.profile import load_profile
     u = Units.from_profile(load_profile("direct"))
     assert u.adc_max == 4095 and u.codes_per_mt == pytest.approx(20.48)
     assert u.mt(20.48) == pytest.approx(1.0)

@@ -66,7 +66,7 @@ def test_human_report(capsys, tmp_path):
 def test_ctrl_c_in_the_middle_leaves_the_leds_off_and_the_old_file_alone(capsys, tmp_path):
     from firmware_py.cli import build_parser
     from firmware_py.diag import calibrate
-    from sim.compose import diag_board
+    from dvonn_sim.compose import diag_board
     from firmware_py.interfaces import BLANK
     path = tmp_path / "cal.json"
     path.write_text("old")

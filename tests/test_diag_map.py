@@ -9,7 +9,7 @@ from firmware_py.cli import main
 from firmware_py.diag.map import MapResult, corrected_wiring, rewrite_sensors
 from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX
-from hw.profile import load_profile, parse_profile
+from dvonn_hw.profile import load_profile, parse_profile
 
 
 def test_finds_swapped_channels_and_a_dead_space_and_writes_a_valid_profile(capsys, tmp_path):
@@ -94,7 +94,7 @@ def test_rewrite_understands_table_style_profiles():
 
 
 def test_two_multiplexers_in_the_wrong_order_on_the_simulator():
-    from sim.compose import diag_board
+    from dvonn_sim.compose import diag_board
     from firmware_py.diag.map import check_map
     prof = load_profile()
     mux0 = {w.input: w.index for w in prof.spaces if w.mux == 0}

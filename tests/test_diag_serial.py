@@ -1,13 +1,13 @@
-"""The diag commands on the real-hardware path: `hw.board` + `hw.serial_link` talking to the
-scanner firmware emulated on a pseudo-terminal (`sim.pty_scanner`), in real time."""
+"""The diag commands on the real-hardware path: `dvonn_hw.board` + `dvonn_hw.serial_link` talking to the
+scanner firmware emulated on a pseudo-terminal (`dvonn_sim.pty_scanner`), in real time."""
 
 import json
 import time
 
 from firmware_py.cli import main
 from firmware_py.diag.person import SimPerson
-from sim.board import SimBoard
-from sim.pty_scanner import PtyScanner
+from dvonn_sim.board import SimBoard
+from dvonn_sim.pty_scanner import PtyScanner
 
 
 def test_selftest_over_the_serial_link(capsys):

@@ -11,7 +11,7 @@ from firmware_py.cli import build_parser, main
 from firmware_py.diag import leds as diag_leds
 from firmware_py.diag import ports as diag_ports
 from firmware_py.diag import sensors as diag_sensors
-from sim.compose import diag_board
+from dvonn_sim.compose import diag_board
 from firmware_py.interfaces import BLANK, OFF, LedFrame
 from firmware_py.spaces import INDEX, SPACES
 
@@ -64,8 +64,8 @@ class FakeSink:
     """An LED sink with a real chain encoder, as the scanner and ws281x strip have."""
 
     def __init__(self):
-        from hw.leds import ChainEncoder
-        from hw.profile import load_profile
+        from dvonn_hw.leds import ChainEncoder
+        from dvonn_hw.profile import load_profile
         self.encoder = ChainEncoder.from_profile(load_profile())
         self.chains = []
 

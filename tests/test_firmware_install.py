@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 from firmware_py.cli import main
-from hw.firmware import install
-from hw.firmware.scanner import FIRMWARE_VERSION
+from dvonn_hw.firmware import install
+from dvonn_hw.firmware.scanner import FIRMWARE_VERSION
 
 HW = Path(__file__).parent.parent / "hw"
 
@@ -27,7 +27,7 @@ def test_every_module_main_imports_is_copied():
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                     for alias in node.names}
         imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        builtin = {"sys", "time", "machine", "micropython", "neopixel", "select", "hw"}
+        builtin = {"sys", "time", "machine", "micropython", "neopixel", "select", "dvonn_hw"}
         assert imported - builtin <= ours, name
     assert install.firmware_files()[-1][1] == "main.py"
 

@@ -3,8 +3,8 @@
 import pytest
 
 from firmware_py.errors import FirmwareMismatch, LinkLost
-from hw import protocol as p
-from hw.firmware.scanner import FIRMWARE_VERSION
+from dvonn_hw import protocol as p
+from dvonn_hw.firmware.scanner import FIRMWARE_VERSION
 
 from tests.test_hw_serial import link, readings  # noqa: F401 (the fixture)
 
@@ -51,7 +51,7 @@ def test_old_protocol_is_named(link):  # noqa: F811
 
 def test_the_firmware_reports_its_version():
     from tests.test_hw_firmware import StandIn, BOARD, replies, host_says
-    from hw.firmware.scanner import Scanner
+    from dvonn_hw.firmware.scanner import Scanner
 
     hw = StandIn(BOARD)
     fw = Scanner(hw)

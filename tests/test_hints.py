@@ -14,7 +14,7 @@ from firmware_py.session import Session
 from firmware_py.store import Store
 from firmware_py.web.session_source import SessionSource
 from firmware_py.web.source import ActionRefused
-from sim.board import SimBoard
+from dvonn_sim.board import SimBoard
 from tests.test_session_sim import TOKENS, place_all, run
 
 

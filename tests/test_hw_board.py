@@ -8,15 +8,15 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-import hw
+import dvonn_hw as hw
 from firmware_py.errors import HardwareUnavailable, ProfileError
 from firmware_py.interfaces import ButtonSource, LedSink, SensorSource
-from hw.board import link_stats
-from hw.buttons import GpioButtons
-from hw.direct_scanner import DirectScanner
-from hw.leds import NoLeds
-from hw.profile import load_profile
-from hw.serial_link import SerialScanner
+from dvonn_hw.board import link_stats
+from dvonn_hw.buttons import GpioButtons
+from dvonn_hw.direct_scanner import DirectScanner
+from dvonn_hw.leds import NoLeds
+from dvonn_hw.profile import load_profile
+from dvonn_hw.serial_link import SerialScanner
 
 
 @pytest.fixture

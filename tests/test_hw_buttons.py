@@ -5,8 +5,8 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_py.errors import HardwareUnavailable
 from firmware_py.interfaces import ButtonSource
-from hw.buttons import GpioButtons
-from hw.profile import load_profile
+from dvonn_hw.buttons import GpioButtons
+from dvonn_hw.profile import load_profile
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from gpiozero.pins.mock import MockFactory, MockSPIDevice
 from firmware_py.errors import HardwareUnavailable
 from firmware_py.interfaces import SensorSource
 from firmware_py.spaces import N_SPACES
-from hw.direct_scanner import GRAY_ORDER, DirectScanner, benchmark
-from hw.profile import load_profile
+from dvonn_hw.direct_scanner import GRAY_ORDER, DirectScanner, benchmark
+from dvonn_hw.profile import load_profile
 
 SELECT = (5, 6, 13, 19)
 
@@ -187,7 +187,7 @@ def test_benchmark_reports_figures():
 
 def test_spi_problem_names_what_is_missing(tmp_path, monkeypatch):
     """gpiozero needs SPI enabled (the /dev node) AND the spidev module; say which is missing."""
-    from hw.direct_scanner import spi_problem
+    from dvonn_hw.direct_scanner import spi_problem
 
     if importlib.util.find_spec("spidev") is not None:
         pytest.skip("spidev is installed here")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from firmware_py.spaces import N_SPACES
-from hw.drawings import drawings, harness, power, schematics, section
-from hw.drawings.__main__ import main as write_drawings, to_png
-from hw.firmware import config as fw_config
-from hw.profile import load_profile
+from dvonn_hw.drawings import drawings, harness, power, schematics, section
+from dvonn_hw.drawings.__main__ import main as write_drawings, to_png
+from dvonn_hw.firmware import config as fw_config
+from dvonn_hw.profile import load_profile
 
 DOCS = Path(__file__).parent.parent / "hw" / "docs"
 README = (Path(__file__).parent.parent / "hw" / "README.md").read_text()
@@ -26,7 +26,7 @@ def texts(svg: str) -> list[str]:
 @pytest.mark.parametrize("name", sorted(drawings()))
 def test_committed_drawings_are_up_to_date(name):
     assert (DOCS / name).read_text(encoding="utf-8") == drawings()[name](), \
-        f"hw/docs/{name} is stale: run python -m hw.drawings"
+        f"hw/docs/{name} is stale: run python -m dvonn_hw.drawings"
     assert f"docs/{name[:-4]}." in README, f"hw/README.md does not show {name}"
 
 
@@ -81,7 +81,7 @@ def test_power_figures():
 
 
 def test_writer_makes_svg_and_png(tmp_path, monkeypatch, capsys):
-    import hw.drawings.__main__ as writer
+    import dvonn_hw.drawings.__main__ as writer
     monkeypatch.setattr(writer, "to_png", lambda path: None)  # PNGs: the next test, once
     assert write_drawings([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(drawings())

@@ -12,9 +12,9 @@ import pytest
 from firmware_py.cli import main
 from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX, N_SPACES, NEIGHBOURS, SPACES
-from hw import bom, fabrication
-from hw.geometry import Geometry, bounds, outline, space_xy
-from hw.profile import load_profile, parse_profile
+from dvonn_hw import bom, fabrication
+from dvonn_hw.geometry import Geometry, bounds, outline, space_xy
+from dvonn_hw.profile import load_profile, parse_profile
 
 DEFAULT_TEXT = (Path(__file__).parent.parent / "hw" / "profiles" / "default.toml").read_text()
 
@@ -197,8 +197,8 @@ def test_missing_fabrication_library_is_a_clear_message(module, tmp_path, capsys
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", ["hw.geometry", "hw.fabrication", "hw.bom", "hw.setup_pi",
-                                  "hw.firmware.install", "hw.drawings.svg"])
+@pytest.mark.parametrize("name", ["dvonn_hw.geometry", "dvonn_hw.fabrication", "dvonn_hw.bom", "dvonn_hw.setup_pi",
+                                  "dvonn_hw.firmware.install", "dvonn_hw.drawings.svg"])
 def test_doctests(name):
     import doctest
     import importlib

@@ -11,11 +11,11 @@ import pytest
 
 from firmware_py.interfaces import LedFrame
 from firmware_py.spaces import INDEX, N_SPACES
-from hw import protocol as p
-from hw.firmware.scanner import GRAY_ORDER, Scanner
-from hw.leds import ChainEncoder
-from hw.profile import load_profile
-from hw.serial_link import SerialScanner
+from dvonn_hw import protocol as p
+from dvonn_hw.firmware.scanner import GRAY_ORDER, Scanner
+from dvonn_hw.leds import ChainEncoder
+from dvonn_hw.profile import load_profile
+from dvonn_hw.serial_link import SerialScanner
 
 HW = Path(__file__).parent.parent / "hw"
 TICKS_PERIOD = 2**30  # MicroPython's ticks_us wraps here on the RP2040
@@ -208,7 +208,7 @@ def test_end_to_end_over_a_pty():
 def test_files_for_the_microcontroller_stay_micropython(path):
     """No annotations, f-strings, __future__, dataclasses or typing: what the RP2040 runs."""
     tree = ast.parse((HW / path).read_text())
-    allowed = {"struct", "hw", "protocol", "sys", "time", "machine", "micropython", "neopixel",
+    allowed = {"struct", "dvonn_hw", "protocol", "sys", "time", "machine", "micropython", "neopixel",
                "select", "config", "scanner"}
     for node in ast.walk(tree):
         assert not isinstance(node, ast.JoinedStr), f"{path}:{node.lineno}: f-string"
@@ -223,11 +223,11 @@ def test_files_for_the_microcontroller_stay_micropython(path):
 
 
 def test_link_tool_against_a_live_scanner(capsys):
-    """`python -m hw.serial_link --port ...` against the firmware running in a thread."""
+    """`python -m dvonn_hw.serial_link --port ...` against the firmware running in a thread."""
     import threading
     import time
 
-    from hw import serial_link
+    from dvonn_hw import serial_link
 
     master, slave = os.openpty()
     tty.setraw(slave)

@@ -11,12 +11,12 @@ import types
 
 import pytest
 
-import hw.leds
+import dvonn_hw.leds
 from firmware_py.errors import HardwareUnavailable
 from firmware_py.interfaces import BLANK, LedFrame, LedSink
 from firmware_py.spaces import INDEX, N_SPACES
-from hw.leds import ChainEncoder, NoLeds, Ws281xStrip, check_ws281x_model, pi_model
-from hw.profile import load_profile
+from dvonn_hw.leds import ChainEncoder, NoLeds, Ws281xStrip, check_ws281x_model, pi_model
+from dvonn_hw.profile import load_profile
 
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
 
@@ -29,7 +29,7 @@ def frame_with(**colours):
 
 
 def test_doctests():
-    assert doctest.testmod(hw.leds).failed == 0
+    assert doctest.testmod(dvonn_hw.leds).failed == 0
 
 
 def test_gamma_and_brightness_cap():

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hw import protocol as p
-from hw.firmware.scanner import FIRMWARE_VERSION
+from dvonn_hw import protocol as p
+from dvonn_hw.firmware.scanner import FIRMWARE_VERSION
 
 HW = Path(__file__).parent.parent / "hw"
 HOST = HW / "firmware" / "micropython-host"

@@ -12,10 +12,10 @@ from gpiozero.pins.mock import MockFactory
 from firmware_py.errors import HardwareUnavailable
 from firmware_py.interfaces import BLANK, LedFrame
 from firmware_py.spaces import INDEX, N_SPACES
-from hw.board import open_board
-from hw.direct_scanner import DirectScanner
-from hw.leds import ChainEncoder, PioStrip
-from hw.profile import load_profile
+from dvonn_hw.board import open_board
+from dvonn_hw.direct_scanner import DirectScanner
+from dvonn_hw.leds import ChainEncoder, PioStrip
+from dvonn_hw.profile import load_profile
 
 
 class FakeLedDevice:

@@ -7,7 +7,7 @@ import pytest
 
 from firmware_py.errors import ProfileError
 from firmware_py.spaces import N_SPACES
-from hw.profile import load_profile, packaged_profiles, parse_profile
+from dvonn_hw.profile import load_profile, packaged_profiles, parse_profile
 
 DEFAULT = (Path(__file__).parent.parent / "hw" / "profiles" / "default.toml").read_text()
 

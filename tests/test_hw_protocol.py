@@ -6,7 +6,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hw import protocol as p
+from dvonn_hw import protocol as p
 
 
 def test_doctests():

@@ -17,12 +17,12 @@ from serial.tools import list_ports_common
 from firmware_py.errors import LinkLost
 from firmware_py.interfaces import LedFrame, LedSink, SensorSource
 from firmware_py.spaces import N_SPACES
-from hw import protocol as p
-from hw import serial_link
-from hw.leds import ChainEncoder
-from hw.profile import load_profile
-from hw.serial_link import SerialScanner
-from hw.firmware.scanner import FIRMWARE_VERSION
+from dvonn_hw import protocol as p
+from dvonn_hw import serial_link
+from dvonn_hw.leds import ChainEncoder
+from dvonn_hw.profile import load_profile
+from dvonn_hw.serial_link import SerialScanner
+from dvonn_hw.firmware.scanner import FIRMWARE_VERSION
 
 
 class FakeScanner:

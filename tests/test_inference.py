@@ -6,8 +6,8 @@ import random
 from firmware_py.controller import Controller
 from firmware_py.rules import Board, Ply
 from firmware_py.settle import Settler
-from sim.board import SimBoard
-from sim.params import Params
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import Params
 from tests.simgames import placed_board, run
 
 

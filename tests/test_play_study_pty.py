@@ -7,8 +7,8 @@ import signal
 from firmware_py.rules import Board
 from firmware_py.spaces import INDEX
 from firmware_py.store import Store
-from sim.board import SimBoard
-from sim.pty_scanner import PtyScanner
+from dvonn_sim.board import SimBoard
+from dvonn_sim.pty_scanner import PtyScanner
 from tests.test_commands_play_pty import place, shown, wait_for
 
 RECORD = "1. e3 f3 2. g3 a1 3. b1 c1\n"

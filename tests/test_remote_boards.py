@@ -1,5 +1,5 @@
 """Board to board: two processes on the loopback interface, each with a simulated board and
-scripted people reading its LEDs (`sim.remote_play`), play whole games while the connection
+scripted people reading its LEDs (`dvonn_sim.remote_play`), play whole games while the connection
 between them is cut and restored several times, at random moments. Both stores must end with the
 same record, equal to the plies really played on each board."""
 
@@ -84,7 +84,7 @@ def plies_stored(db: Path) -> int:
 
 
 def side(*args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sim.remote_play", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "dvonn_sim.remote_play", *args], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
@@ -137,7 +137,7 @@ def test_a_takeback_board_to_board_needs_both_players(tmp_path):
     from firmware_py.remote.game import RemoteGame
     from firmware_py.remote.host import RemoteButtons, RemoteHost
     from firmware_py.rules import BLACK, WHITE
-    from sim.remote_play import Side
+    from dvonn_sim.remote_play import Side
 
     game = RemoteGame(BLACK)
     hosting = Side(WHITE, game.line, tmp_path / "a.sqlite3", seed=4, max_plies=4,

@@ -161,7 +161,7 @@ def test_the_bucket_lets_a_steady_sender_through_and_stops_a_flood():
 # -- the server over loopback ---------------------------------------------------------------------
 @pytest.fixture()
 def server(tmp_path):
-    from sim.remote_play import Side
+    from dvonn_sim.remote_play import Side
     game = RemoteGame(BLACK)
     side = Side(WHITE, game.line, tmp_path / "host.sqlite3", seed=2,
                 buttons_for=lambda board: RemoteButtons(board, game))
@@ -254,7 +254,7 @@ def test_a_wrong_ply_for_the_remote_side_names_who_shows_it(tmp_path):
     st.hint = None
     script.flag(st, Ply.parse("g3"))
     assert st.message == "wait for black (far away) to play: take it back"
-    from sim.remote_play import Side
+    from dvonn_sim.remote_play import Side
     side = Side(WHITE, game.line, tmp_path / "a.sqlite3", seed=1)
     assert side.session.controller.script.names == {BLACK: "black (far away)"}
     side.session.close()

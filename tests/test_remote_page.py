@@ -14,7 +14,7 @@ import pytest
 from firmware_py.remote.game import RemoteGame
 from firmware_py.remote.host import RemoteButtons, RemoteHost
 from firmware_py.rules import BLACK, Board, WHITE
-from sim.remote_play import Side
+from dvonn_sim.remote_play import Side
 from tests.test_web_browser import browser, needs_chromium, new_page  # noqa: F401 (fixtures)
 
 pytestmark = needs_chromium

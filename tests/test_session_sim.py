@@ -18,7 +18,7 @@ from firmware_py.rules import Board, Ply
 from firmware_py.session import Session
 from firmware_py.spaces import INDEX
 from firmware_py.store import Store
-from sim.board import SimBoard
+from dvonn_sim.board import SimBoard
 
 TOKENS = ["e3", "f3", "g3", "a1", "b1", "c1", "d1", "e1"]
 

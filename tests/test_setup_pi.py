@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 from firmware_py.cli import main
-from hw import setup_pi
-from hw.profile import load_profile
+from dvonn_hw import setup_pi
+from dvonn_hw.profile import load_profile
 
 README = (Path(__file__).parent.parent / "hw" / "README.md").read_text()
 EXE = "/opt/dvonn-board/bin/dvonn-board"

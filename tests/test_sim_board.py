@@ -5,25 +5,25 @@ import doctest
 import numpy as np
 import pytest
 
-import sim.board
-import sim.clock
-import sim.hand
-import sim.params
-import sim.physics
-import sim.sensors
+import dvonn_sim.board
+import dvonn_sim.clock
+import dvonn_sim.hand
+import dvonn_sim.params
+import dvonn_sim.physics
+import dvonn_sim.sensors
 from firmware_py.errors import ProfileError
 from firmware_py.interfaces import LedFrame, LedSink, SensorSource
 from firmware_py.spaces import INDEX, N_SPACES
-from sim.board import SimBoard
-from sim.clock import RealTimeClock
-from sim.hand import HandError
-from sim.params import Params
+from dvonn_sim.board import SimBoard
+from dvonn_sim.clock import RealTimeClock
+from dvonn_sim.hand import HandError
+from dvonn_sim.params import Params
 
 CLEAN = Params.from_noise("clean")
 
 
-@pytest.mark.parametrize("module", [sim.params, sim.physics, sim.clock, sim.sensors, sim.board,
-                                    sim.hand])
+@pytest.mark.parametrize("module", [dvonn_sim.params, dvonn_sim.physics, dvonn_sim.clock, dvonn_sim.sensors, dvonn_sim.board,
+                                    dvonn_sim.hand])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -202,7 +202,7 @@ def test_landing_signal_shrinks_with_the_destination_height():
 
 
 def test_new_games_find_their_pieces_again():
-    from sim.players import play
+    from dvonn_sim.players import play
     board = SimBoard(seed=8)
     first = play(board, seed=8)
     assert board.removed  # a finished game leaves pieces in the box

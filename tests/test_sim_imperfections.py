@@ -10,10 +10,10 @@ import pytest
 from firmware_py.errors import ProfileError
 from firmware_py.interfaces import LedFrame
 from firmware_py.spaces import INDEX, N_SPACES
-from sim.board import SimBoard
-from sim.params import IMPERFECTIONS, PRESETS, Params
-from sim.physics import bz_exact
-from sim.sensors import SensorArray
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import IMPERFECTIONS, PRESETS, Params
+from dvonn_sim.physics import bz_exact
+from dvonn_sim.sensors import SensorArray
 
 IDEAL = Params.preset("ideal", noise="clean")
 

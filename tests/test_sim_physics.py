@@ -4,8 +4,8 @@ model) and against itself (exact vs table vs dipole)."""
 import numpy as np
 import pytest
 
-from sim.params import Params
-from sim.physics import FieldModel, bz_dipole, bz_exact, bz_on_axis, space_xy
+from dvonn_sim.params import Params
+from dvonn_sim.physics import FieldModel, bz_dipole, bz_exact, bz_on_axis, space_xy
 from firmware_py.spaces import INDEX, NEIGHBOURS, N_SPACES
 
 P = Params()

@@ -11,8 +11,8 @@ from firmware_py.errors import RecordError
 from firmware_py.interfaces import OFF, LedFrame
 from firmware_py.rules import PASS, WHITE, Board
 from firmware_py.spaces import INDEX, N_SPACES
-from sim.board import SimBoard
-from sim.players import MISTAKES, LedView, Mistakes, Players, play, random_chooser
+from dvonn_sim.board import SimBoard
+from dvonn_sim.players import MISTAKES, LedView, Mistakes, Players, play, random_chooser
 
 GAMES = Path(__file__).resolve().parents[2] / "shared" / "games"
 if not GAMES.exists():

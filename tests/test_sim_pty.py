@@ -4,12 +4,12 @@ import os
 
 from firmware_py.interfaces import LedFrame
 from firmware_py.spaces import INDEX, N_SPACES
-from hw.leds import ChainEncoder
-from hw.profile import load_profile
-from hw.serial_link import SerialScanner
-from sim.board import SimBoard
-from sim.params import Params
-from sim.pty_scanner import PtyScanner
+from dvonn_hw.leds import ChainEncoder
+from dvonn_hw.profile import load_profile
+from dvonn_hw.serial_link import SerialScanner
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import Params
+from dvonn_sim.pty_scanner import PtyScanner
 
 
 def test_protocol_round_trip_through_the_serial_link(tmp_path):

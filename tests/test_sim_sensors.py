@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from firmware_py.spaces import INDEX, N_SPACES
-from sim.board import SimBoard
-from sim.params import NOISE_LEVELS, Params
-from sim.sensors import SensorArray
+from dvonn_sim.board import SimBoard
+from dvonn_sim.params import NOISE_LEVELS, Params
+from dvonn_sim.sensors import SensorArray
 
 CODES_PER_MT = 16.5 / 1000 / 3.3 * 4096  # about 20.5
 

@@ -22,7 +22,7 @@ from firmware_py.session import Session
 from firmware_py.spaces import INDEX
 from firmware_py.store import Store
 from firmware_py.study import RecordPlayer, position_at, setup_lines, start_from
-from sim.board import SimBoard
+from dvonn_sim.board import SimBoard
 from tests.test_session_sim import run
 
 RECORD = '[Event "club"]\n[White "Ann"]\n\n1. e3 f3 2. g3 a1 3. b1 c1 4. d1 e1 *\n'
@@ -118,7 +118,7 @@ def test_study_options_say_what_is_wrong(tmp_path):
 
 def test_sim_terminal_sets_up_a_from_position(tmp_path):
     from rich.console import Console
-    from sim.clock import SimClock
+    from dvonn_sim.clock import SimClock
     good = tmp_path / "g.txt"
     good.write_text(RECORD)
     db = tmp_path / "sim.sqlite3"

@@ -16,8 +16,8 @@ import time
 import aiohttp
 
 from firmware_py.rules import Board
-from sim.board import SimBoard
-from sim.pty_scanner import PtyScanner
+from dvonn_sim.board import SimBoard
+from dvonn_sim.pty_scanner import PtyScanner
 
 from .test_commands_play_pty import DEADLINE, place
 

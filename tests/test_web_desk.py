@@ -12,7 +12,7 @@ from firmware_py.rules import Board
 from firmware_py.session import Session
 from firmware_py.store import Store
 from firmware_py.web.session_source import SimDesk
-from sim.board import SimBoard
+from dvonn_sim.board import SimBoard
 
 
 def click(session: Session, desk: SimDesk, kind: str, args: dict) -> float:

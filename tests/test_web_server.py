@@ -304,7 +304,7 @@ def test_the_live_view_of_a_running_session(tmp_path):
     from firmware_py.session import Session
     from firmware_py.store import Store
     from firmware_py.web.session_source import start_web
-    from sim.board import SimBoard
+    from dvonn_sim.board import SimBoard
 
     board = SimBoard(seed=3)
     session = Session(board, board, Store(tmp_path / "games.sqlite3"),
@@ -416,8 +416,8 @@ def test_an_idle_session_is_not_pushed_again(tmp_path):
     from firmware_py.session import Session
     from firmware_py.store import Store
     from firmware_py.web.session_source import start_web
-    from sim.board import SimBoard
-    from sim.clock import RealTimeClock
+    from dvonn_sim.board import SimBoard
+    from dvonn_sim.clock import RealTimeClock
 
     board = SimBoard(seed=3, clock=RealTimeClock(speed=4.0))
     session = Session(board, board, Store(tmp_path / "games.sqlite3"),

@@ -15,7 +15,7 @@ from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
 from firmware_py.store import Store
 from firmware_py.web.simulator import SimulatorRun
-from sim.compose import simulated_board
+from dvonn_sim.compose import simulated_board
 
 from .test_web_browser import browser, expect, needs_chromium, new_page, sync_api  # noqa: F401
 

@@ -70,7 +70,7 @@ def test_after_the_game_the_page_shows_the_review(new_page, monkeypatch):  # noq
 def test_the_simulator_page_shows_a_clock_and_a_hint(tmp_path, new_page):  # noqa: F811
     from firmware_py.controller import Controller
     from firmware_py.web.simulator import SimulatorRun
-    from sim.compose import simulated_board
+    from dvonn_sim.compose import simulated_board
     run = SimulatorRun(lambda board: Controller(board=board), tmp_path / "sim.sqlite3",
                        simulated_board("default", seed=7, speed=20.0), port=0,
                        time_control=TimeControl.parse("5m")).start()

@@ -162,7 +162,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     per second), `ai`/`level` (see `play`). lines, clock, console: the typed lines (default: the terminal), the
     simulator's clock (default: real time) and the console, for tests.
     """
-    from sim.compose import simulated_board
+    from dvonn_sim.compose import simulated_board
 
     from ..errors import ProfileError, StoreError
     from ..session import Session

@@ -1,6 +1,6 @@
 """`dvonn-board build-files --out DIR [--profile FILE]`: the files to build a board.
 
-Writes, from the profile's geometry and wiring (`hw.fabrication`, `hw.bom`): board.dxf (the
+Writes, from the profile's geometry and wiring (`dvonn_hw.fabrication`, `dvonn_hw.bom`): board.dxf (the
 drilling and milling layout for a CNC or a laser), template.svg and template.pdf (the same at
 1:1 for a hand drill; the PDF is tiled on A4) and bom.csv (the parts list with prices), and
 prints what it wrote.
@@ -23,8 +23,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from hw import bom, fabrication
-    from hw.profile import load_profile
+    from dvonn_hw import bom, fabrication
+    from dvonn_hw.profile import load_profile
 
     from ..errors import ProfileError
 
@@ -44,8 +44,8 @@ def run(args) -> int:
     g = profile.geometry
     for path in written:
         print(f"wrote {path}")
-    from hw.drawings.harness import wire_lengths_m
-    from hw.drawings.power import currents
+    from dvonn_hw.drawings.harness import wire_lengths_m
+    from dvonn_hw.drawings.power import currents
 
     items, wire, amps = bom.parts(profile), wire_lengths_m(profile), currents(profile)
     print(f"{profile.name}: 49 spaces at {g.space_pitch_mm:g} mm, a {g.top_mm:g} mm panel, sensors "

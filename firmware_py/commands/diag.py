@@ -26,6 +26,6 @@ def _add_subcommands(p) -> None:
 
 def simulator(profile, **options):
     """The simulated board for `--backend sim` (built where the commands compose the parts)."""
-    from sim.compose import diag_board
+    from dvonn_sim.compose import diag_board
 
     return diag_board(profile, **options)

@@ -28,7 +28,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from hw.firmware import install as fw
+    from dvonn_hw.firmware import install as fw
 
     if args.config is not None:
         from pathlib import Path

@@ -95,7 +95,7 @@ def tags_from(args) -> dict[str, str]:
 
 
 def open_parts(opened):
-    """(sensors, leds, buttons, warnings) from what `hw.open_board` returns (it unpacks as three
+    """(sensors, leds, buttons, warnings) from what `dvonn_hw.open_board` returns (it unpacks as three
     and may carry `warnings`, e.g. "buttons disabled: no GPIO")."""
     sensors, leds, buttons = opened
     return sensors, leds, buttons, tuple(getattr(opened, "warnings", ()))
@@ -113,11 +113,11 @@ PROFILE_KINDS = {"white": "W", "black": "B", "dvonn": "D"}
 
 
 def board_spec(profile):
-    """The controller's `BoardSpec` from an `hw.profile.Profile`: the magnets' polarity and size
+    """The controller's `BoardSpec` from an `dvonn_hw.profile.Profile`: the magnets' polarity and size
     per piece kind (when the profile describes them; else the reference board's), the sensor
     gain and the ADC. Plain values only: the controller never imports `hw`.
 
-    >>> from hw.profile import load_profile
+    >>> from dvonn_hw.profile import load_profile
     >>> board_spec(load_profile("default")).polarity
     {'W': 1.0, 'B': -1.0, 'D': 1.0}
     """
@@ -168,8 +168,8 @@ def run(args) -> int:
     # gpiozero warns once per pin library it cannot load; open_board's own warning says it all.
     warnings.filterwarnings("ignore", module="gpiozero")
     try:
-        import hw
-        from hw.profile import load_profile
+        import dvonn_hw as hw
+        from dvonn_hw.profile import load_profile
         profile = load_profile(args.profile)
         spec = board_spec(profile)  # (open_board reads the same file again: cheap)
         opened = hw.open_board(args.profile, port=args.port)

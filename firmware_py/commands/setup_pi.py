@@ -1,5 +1,5 @@
 """`dvonn-board setup-pi [--profile NAME|FILE] [--root DIR] [--dry-run]`: set a Raspberry Pi up
-to run the board at boot, the way hw/README.md describes (`hw.setup_pi`).
+to run the board at boot, the way hw/README.md describes (`dvonn_hw.setup_pi`).
 
 Writes /etc/dvonn-board/board.toml (kept if present), the systemd unit (a dedicated user,
 StateDirectory=, ConfigurationDirectory=), the udev rule (/dev/dvonn-scanner, kept from
@@ -30,8 +30,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from hw import setup_pi
-    from hw.profile import parse_profile
+    from dvonn_hw import setup_pi
+    from dvonn_hw.profile import parse_profile
 
     from ..errors import ProfileError
 

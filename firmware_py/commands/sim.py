@@ -99,7 +99,7 @@ def run_interactive(args) -> int:
         from ..web.simulator import run_web
         from ._remote import Remote, RemoteOptionError
         from .play import thinkers_from
-        from sim.compose import simulated_board
+        from dvonn_sim.compose import simulated_board
         try:
             remote = Remote.from_args(args)
         except RemoteOptionError as e:
@@ -162,7 +162,7 @@ def clock_note(r) -> str:
 
 
 def run_autoplay(args) -> int:
-    from sim.autoplay import play_game
+    from dvonn_sim.autoplay import play_game
     from ..errors import RecordError
 
     prog = "dvonn-board sim"

@@ -3,7 +3,7 @@ simulator (`--backend sim`, with injectable faults and a simulated person who fo
 
 Every command gets a `DiagBoard`: a sensor source and an LED sink, the profile, link counters,
 and for the simulator its `SimBoard` and `SimPerson`. Closing it (also on Ctrl-C) turns the LEDs
-off and closes the port. The simulated one is built by the commands (`sim.compose.diag_board`):
+off and closes the port. The simulated one is built by the commands (`dvonn_sim.compose.diag_board`):
 nothing here imports the simulator.
 """
 
@@ -191,10 +191,10 @@ class DiagBoard:
 def open_board(backend: str = "hw", profile: str | None = None, port: str | None = None, *,
                simulator=None, **sim_options) -> DiagBoard:
     """Open the real board from a profile, or (backend "sim") the simulated one that
-    `simulator(profile, **sim_options)` builds: the commands pass `sim.compose.diag_board`, so
+    `simulator(profile, **sim_options)` builds: the commands pass `dvonn_sim.compose.diag_board`, so
     that nothing here depends on the simulator. sim_options: seed, noise, faults (specs or
     Faults), real_time, person, pieces."""
-    from hw.profile import load_profile
+    from dvonn_hw.profile import load_profile
     prof = load_profile(profile)
     if backend == "sim":
         if simulator is None:
@@ -208,11 +208,11 @@ def open_board(backend: str = "hw", profile: str | None = None, port: str | None
 
 
 def _open_hw(prof, port) -> DiagBoard:
-    """The board through `hw.board.open_board`; an LED strip that cannot start is reported by
+    """The board through `dvonn_hw.board.open_board`; an LED strip that cannot start is reported by
     the self-test rather than stopping the sensor diagnostics."""
     import dataclasses
 
-    from hw.board import open_board as open_hw
+    from dvonn_hw.board import open_board as open_hw
     led_error = None
     prof = dataclasses.replace(prof, buttons=None)  # diagnostics leave the buttons' pins alone
     try:

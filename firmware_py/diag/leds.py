@@ -51,7 +51,7 @@ def full_brightness(board):
     if encoder is None:
         yield False
         return
-    from hw.leds import ChainEncoder
+    from dvonn_hw.leds import ChainEncoder
     sink.encoder = ChainEncoder(encoder.count, encoder.led_map, encoder.status, encoder.order,
                                 brightness=1.0, gamma=encoder.gamma)
     try:

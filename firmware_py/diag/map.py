@@ -110,7 +110,7 @@ def corrected_wiring(result: MapResult, wiring) -> dict[int, tuple[int, int]]:
 
 def profile_text(name: str | None) -> tuple[str, str]:
     """(TOML text, source) of a profile given as a path or a packaged name (None: default)."""
-    from hw.profile import packaged_profiles
+    from dvonn_hw.profile import packaged_profiles
     name = name or "default"
     p = Path(name)
     if not p.exists() and name in packaged_profiles():
@@ -138,7 +138,7 @@ def rewrite_sensors(text: str, changes: dict[int, tuple[int, int]]) -> str:
 
 def write_corrected(profile_name: str | None, changes, out: Path) -> None:
     """Write the corrected profile to `out` after checking it loads with the new wiring."""
-    from hw.profile import parse_profile
+    from dvonn_hw.profile import parse_profile
     text, source = profile_text(profile_name)
     new_text = rewrite_sensors(text, changes)
     header = ("# Wiring corrected by `dvonn-board diag map` from " + source + ": "

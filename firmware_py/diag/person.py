@@ -5,7 +5,7 @@ The prompts (`prompts.PLACE`, `prompts.TAKE`) are steady colours of the board's 
 "put it here" (a new piece on that space) and "take this off". Like a person, it acts on the
 space it *sees* lit, takes a moment to react, and does one thing at a time.
 
->>> from sim.board import SimBoard
+>>> from dvonn_sim.board import SimBoard
 >>> from firmware_py.interfaces import LedFrame
 >>> from firmware_py.diag.prompts import prompt_frame
 >>> board = SimBoard(seed=1); person = SimPerson(board)

@@ -109,7 +109,7 @@ def run(args, infos=None) -> int:
     expected = args.port
     if expected is None:
         try:
-            from hw.profile import load_profile
+            from dvonn_hw.profile import load_profile
             profile = load_profile(args.profile)
         except ProfileError as e:
             return fail("ports", str(e))

@@ -4,7 +4,7 @@ With the board empty: the link delivers frames, at the profile's rate, without g
 errors; every sensor's noise; dead, stuck, saturated and noisy sensors; the LED strip started.
 A human report or JSON; the exit status is 1 when anything is at fault.
 
->>> from sim.compose import diag_board      # the simulator as `diag --backend sim` opens it
+>>> from dvonn_sim.compose import diag_board      # the simulator as `diag --backend sim` opens it
 >>> with diag_board(faults=["stuck:c2"], seed=1) as board:
 ...     report = selftest(board, frames=100)
 >>> report.ok, [(f.name, f.kind) for f in report.faults]

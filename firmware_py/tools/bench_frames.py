@@ -19,22 +19,22 @@ import time
 
 def record(noise: str, seed: int, mistakes: float) -> list:
     """The frames of one autoplayed game."""
-    import sim.board
-    from sim.autoplay import play_game
+    import dvonn_sim.board
+    from dvonn_sim.autoplay import play_game
 
     frames = []
-    read = sim.board.SimBoard.read_frame
+    read = dvonn_sim.board.SimBoard.read_frame
 
     def recording(self, *args, **kwargs):
         frame = read(self, *args, **kwargs)
         frames.append(frame)
         return frame
 
-    sim.board.SimBoard.read_frame = recording
+    dvonn_sim.board.SimBoard.read_frame = recording
     try:
         play_game(seed=seed, noise=noise, mistakes=mistakes)
     finally:
-        sim.board.SimBoard.read_frame = read
+        dvonn_sim.board.SimBoard.read_frame = read
     return frames
 
 

@@ -46,7 +46,7 @@ def register(bench_subparsers) -> None:
 def measure(level: str, games: int, seed: int, mistakes: float, preset: str = "default",
             adc_bits: int = 12) -> dict:
     """Figures for one board, ADC and noise level over `games` autoplayed games."""
-    from sim.autoplay import play_game, quantile_ms
+    from dvonn_sim.autoplay import play_game, quantile_ms
 
     results = [play_game(seed=seed + i, noise=level, mistakes=mistakes, preset=preset,
                          adc_bits=adc_bits) for i in range(games)]

@@ -1,7 +1,7 @@
 """`dvonn-board bench remote`: the time from a ply recorded on one board to its LEDs lit on the
 other, board to board over the loopback interface.
 
-Two processes play whole games (`sim.remote_play`: each a simulated board, its session and
+Two processes play whole games (`dvonn_sim.remote_play`: each a simulated board, its session and
 scripted people; one hosts, the other joins). Each notes, on the machine's monotonic clock
 (shared by both processes), when its record grew and when it first lit the other side's ply;
 the latency of a ply is the moment the other board lit it minus the moment its own board
@@ -42,7 +42,7 @@ def latencies(source: dict, target: dict) -> list[float]:
 def play_pair(seed: int, plies: int | None, folder: Path) -> tuple[dict, dict]:
     """One game between two processes; (host's result, joiner's result)."""
     limit = [] if plies is None else ["--plies", str(plies)]
-    cmd = [sys.executable, "-m", "sim.remote_play"]
+    cmd = [sys.executable, "-m", "dvonn_sim.remote_play"]
     host = subprocess.Popen(cmd + ["host", "--db", str(folder / f"host{seed}.sqlite3"),
                                    "--seed", str(seed)] + limit,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

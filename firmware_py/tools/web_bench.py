@@ -105,7 +105,7 @@ async def _click_placements(url: str, placements: list, timeout: float) -> list[
 def measure_clicks(placements: int = 49, seed: int = 1, timeout: float = 10.0) -> dict:
     """click -> recorded over the first `placements` placements of a random game, in the
     simulator at real time: {'placements', 'median_ms', 'p90_ms', 'max_ms'}."""
-    from sim.compose import simulated_board
+    from dvonn_sim.compose import simulated_board
 
     from ..controller import Controller
     from ..web.simulator import SimulatorRun

@@ -42,7 +42,7 @@ def shoot(out: Path, width: int = 1280, height: int = 860, browser=None) -> Path
     from ..spaces import SPACES
     from ..store import Store
     from ..web.simulator import SimulatorRun
-    from sim.compose import simulated_board
+    from dvonn_sim.compose import simulated_board
 
     board = game()
     src = next(s for s in board.mobile_stacks() if len(board.destinations(s)) >= 2)

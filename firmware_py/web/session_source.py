@@ -39,7 +39,7 @@ CONFIRM_ANSWERS = ("asking", "error", "unexplained", "calibrating")
 ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
 # A click is a hand that has let go: the page's hand lifts, carries and sets down at once, so
 # a placement is recorded as soon as the board has been still for the controller's settle time.
-# (Scripted players keep the human timing of `sim.params.HandTiming`.)
+# (Scripted players keep the human timing of `dvonn_sim.params.HandTiming`.)
 CLICK_TIMING = {"lift": (0.04, 0.06), "set_down": (0.04, 0.06), "carry_speed": (2500.0, 3500.0),
                 "shortest_carry": 0.03}
 
@@ -47,7 +47,7 @@ CLICK_TIMING = {"lift": (0.04, 0.06), "set_down": (0.04, 0.06), "carry_speed": (
 class SimDesk:
     """A `SimBoard` with the page's hand on it; the session's `SensorSource`.
 
-    board: a `sim.board.SimBoard` (only its public hand, fault and truth API is used).
+    board: a `dvonn_sim.board.SimBoard` (only its public hand, fault and truth API is used).
     """
 
     def __init__(self, board):

@@ -2,7 +2,7 @@
 with the page as the hand that moves the pieces.
 
 `SimulatorRun` puts together a simulated board on a real-time clock (built by the command:
-`sim.compose.simulated_board`), the page's `SimDesk` in front of it, a `Session` (controller +
+`dvonn_sim.compose.simulated_board`), the page's `SimDesk` in front of it, a `Session` (controller +
 game store) running on its own thread, and the web server on another. The command
 (`dvonn-board sim`, in `commands/sim.py`) prints the URL and serves until Ctrl-C.
 
@@ -123,7 +123,7 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
     `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
-    simulated board (the command passes `sim.compose.simulated_board`). on_start(run): called
+    simulated board (the command passes `dvonn_sim.compose.simulated_board`). on_start(run): called
     once the board runs, for the lines to print (e.g. a remote game's invitation).
     """
     import time

@@ -1,5 +1,5 @@
 """The build drawings in hw/README.md, made from the packaged profiles by code:
-`python -m hw.drawings [DIR]` writes DIR/*.svg (default DIR: hw/docs) and a PNG of each when
+`python -m dvonn_hw.drawings [DIR]` writes DIR/*.svg (default DIR: hw/docs) and a PNG of each when
 headless Chromium is found; a test checks that the SVGs in hw/docs are up to date.
 
 =====================  ================================================  ==========
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 def drawings() -> dict[str, callable]:
     """File name -> a function returning that drawing's SVG text."""
-    from hw.profile import load_profile
+    from dvonn_hw.profile import load_profile
 
     from . import harness, power, schematics, section
 

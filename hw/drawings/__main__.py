@@ -1,4 +1,4 @@
-"""`python -m hw.drawings [DIR]`: write the build drawings (SVG, and PNG where Chromium is)."""
+"""`python -m dvonn_hw.drawings [DIR]`: write the build drawings (SVG, and PNG where Chromium is)."""
 
 from __future__ import annotations
 

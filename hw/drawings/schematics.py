@@ -12,7 +12,7 @@ Pi's USB 5 V), ``+5VLED`` the LED supply; ``S0``..``S3`` the multiplexer selects
 
 from __future__ import annotations
 
-from hw.firmware import config as fw_config
+from dvonn_hw.firmware import config as fw_config
 
 FONT = 11
 POWER = {"+3V3S", "+5VUSB", "+5VLED", "+5V", "+3V3"}

@@ -9,7 +9,7 @@
 #     enabled at a time, `oversample` ADC samples averaged) and sends a SENSOR_FRAME.
 
 try:
-    from hw import protocol  # CPython: the package
+    from dvonn_hw import protocol  # CPython: the package
 except ImportError:
     import protocol  # MicroPython: protocol.py copied next to this file
 

@@ -1,1 +1,1 @@
-"""The board profiles shipped with the package (TOML files; see `hw.profile`)."""
+"""The board profiles shipped with the package (TOML files; see `dvonn_hw.profile`)."""
