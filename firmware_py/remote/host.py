@@ -19,13 +19,12 @@ import hmac
 import json
 import logging
 import secrets
-import threading
 import time
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from ..web.server import is_loopback, same_origin, url_for
+from ..web.server import AppThread, is_loopback, same_origin, url_for
 from ..web.view import layout
 from . import protocol
 from .game import Refused, RemoteGame
@@ -219,7 +218,7 @@ def exposure_note(host: str, port: int) -> str:
             "links.")
 
 
-class RemoteHost:
+class RemoteHost(AppThread):
     """The server on a thread of its own (the main thread runs the board).
 
     >>> from firmware_py.rules import BLACK
@@ -230,13 +229,9 @@ class RemoteHost:
 
     def __init__(self, game: RemoteGame, host: str = "127.0.0.1", port: int = 8090,
                  tokens: dict[str, str] | None = None):
-        self.game, self.host, self.port = game, host, port
+        self.game = game
         self.tokens = tokens or new_tokens()
-        self.app = make_app(game, self.tokens)
-        self.loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="remote-host", daemon=True)
+        super().__init__(make_app(game, self.tokens), host, port, "remote-host")
 
     def link(self, role: str) -> str:
         """The invitation link for `role`."""
@@ -245,41 +240,6 @@ class RemoteHost:
     def opponents(self) -> int:
         """How many opponent pages (or joined boards) are connected now."""
         return sum(page[0] == "opponent" for page in list(self.app[HUB].pages.values()))
-
-    def start(self) -> "RemoteHost":
-        self._thread.start()
-        self._ready.wait()
-        if self._error:
-            raise self._error
-        return self
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        runner = web.AppRunner(self.app, handle_signals=False)
-        try:
-            self.loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, self.port)
-            self.loop.run_until_complete(site.start())
-            self.port = runner.addresses[0][1]
-        except BaseException as e:  # e.g. the port is taken: tell the caller of start()
-            self._error = e
-            self._ready.set()
-            return
-        self._ready.set()
-        self.loop.run_forever()
-        self.loop.run_until_complete(runner.cleanup())
-        self.loop.close()
-
-    def stop(self) -> None:
-        if self._thread.is_alive():
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self._thread.join(5)
-
-    def __enter__(self) -> "RemoteHost":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 class RemoteButtons:

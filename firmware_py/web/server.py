@@ -315,34 +315,20 @@ def serve(source: GameSource, host: str = "127.0.0.1", port: int = 8080,
     web.run_app(app, host=host, port=port, print=None, handle_signals=True)
 
 
-class WebThread:
-    """The server on a thread of its own, for a caller whose main thread runs the board.
+class AppThread:
+    """An aiohttp application served on a thread of its own (the caller's main thread runs
+    the board): `start()` returns once it listens (or raises why it cannot), `stop()` ends it.
+    `port` 0 takes a free port; `port` then holds the one taken."""
 
-    >>> from firmware_py.rules import Board
-    >>> from firmware_py.state import BoardState
-    >>> from firmware_py.web.source import StateSource
-    >>> with WebThread(StateSource(BoardState(board=Board())), port=0) as web:
-    ...     web.url.startswith("http://127.0.0.1:")
-    True
-    """
-
-    def __init__(self, source: GameSource, host: str = "127.0.0.1", port: int = 8080,
-                 token: str | None = None):
+    def __init__(self, app: web.Application, host: str, port: int, name: str):
         import threading
-        self.host = host
-        self.token = token_for(host, token)
-        self.app = make_app(source, self.token)
+        self.app, self.host, self.port = app, host, port
         self.loop = asyncio.new_event_loop()
-        self.port = port
         self._ready = threading.Event()
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
-    @property
-    def url(self) -> str:
-        return url_for(self.host, self.port, self.token)
-
-    def start(self) -> "WebThread":
+    def start(self):
         self._thread.start()
         self._ready.wait()
         if self._error:
@@ -374,8 +360,29 @@ class WebThread:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(5)
 
-    def __enter__(self) -> "WebThread":
+    def __enter__(self):
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class WebThread(AppThread):
+    """The web view's server on a thread of its own.
+
+    >>> from firmware_py.rules import Board
+    >>> from firmware_py.state import BoardState
+    >>> from firmware_py.web.source import StateSource
+    >>> with WebThread(StateSource(BoardState(board=Board())), port=0) as web:
+    ...     web.url.startswith("http://127.0.0.1:")
+    True
+    """
+
+    def __init__(self, source: GameSource, host: str = "127.0.0.1", port: int = 8080,
+                 token: str | None = None):
+        self.token = token_for(host, token)
+        super().__init__(make_app(source, self.token), host, port, "web")
+
+    @property
+    def url(self) -> str:
+        return url_for(self.host, self.port, self.token)
