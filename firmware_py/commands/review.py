@@ -30,25 +30,17 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..errors import RecordError
-    from ..records import read_file
     from ..review import REVIEW_NODES, review, review_svg
+    from .show import one_game
 
     prog = "dvonn-board review"
     nodes = REVIEW_NODES if args.nodes is None else args.nodes
     if not 100 <= nodes <= 10_000_000:
         print(f"{prog}: --nodes {nodes}: must be from 100 to 10000000", file=sys.stderr)
         return 2
-    try:
-        games = read_file(args.file)
-    except (OSError, UnicodeDecodeError, RecordError) as e:
-        print(f"{prog}: {args.file}: {e}", file=sys.stderr)
-        return 1
-    if not 1 <= args.game <= len(games):
-        print(f"{prog}: --game {args.game}: {args.file} holds {len(games)} game(s)",
-              file=sys.stderr)
-        return 2
-    game = games[args.game - 1]
+    game, status = one_game(prog, args.file, args.game)
+    if game is None:
+        return status
     r = review(game.plies, nodes=nodes)
     print(r.text())
     if args.svg:

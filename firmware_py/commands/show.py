@@ -19,26 +19,34 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def one_game(prog: str, path: str, number: int):
+    """(game number `number` of the record file, 0), or (None, exit status) after saying why
+    on stderr (1: the file cannot be read; 2: it holds no such game)."""
+    from ..errors import RecordError
+    from ..records import read_file
+
+    try:
+        games = read_file(path)
+    except (OSError, UnicodeDecodeError, RecordError) as e:
+        print(f"{prog}: {path}: {e}", file=sys.stderr)
+        return None, 1
+    if not 1 <= number <= len(games):
+        print(f"{prog}: --game {number}: {path} holds {len(games)} game(s)", file=sys.stderr)
+        return None, 2
+    return games[number - 1], 0
+
+
 def run(args) -> int:
     from rich.console import Console
 
-    from ..errors import RecordError
-    from ..records import read_file
     from ..render import legend_text, render
     from ..rules import Board
     from ..spaces import SPACES
 
     console = Console()
-    try:
-        games = read_file(args.file)
-    except (OSError, UnicodeDecodeError, RecordError) as e:
-        print(f"dvonn-board show: {args.file}: {e}", file=sys.stderr)
-        return 1
-    if not 1 <= args.game <= len(games):
-        print(f"dvonn-board show: --game {args.game}: the file holds {len(games)} game(s)",
-              file=sys.stderr)
-        return 2
-    game = games[args.game - 1]
+    game, status = one_game("dvonn-board show", args.file, args.game)
+    if game is None:
+        return status
     plies = game.plies
     n = len(plies) if args.ply is None else args.ply
     if not 0 <= n <= len(plies):
