@@ -393,6 +393,8 @@ class Controller:
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
+            if kind == "illegal":  # the stack it was set on may have been pushed aside
+                self.reference.nudged(d.best.dst)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
             held = self.questions.ambiguous(st, d, snap)
