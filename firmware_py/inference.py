@@ -38,6 +38,9 @@ from .spaces import N_SPACES
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
 HOVER_MM = (1.0, 2.0, 3.0, 4.0)
 """Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
+Z_LIMIT = 8.0
+"""A ply is never taken while one sensor reads this many standard deviations from what it says
+(a knocked stack, a piece pushed aside: something the ply does not explain)."""
 CARRY_LEVELS = (5, 7, 10)
 """Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
 
@@ -360,6 +363,23 @@ class Inference:
                 zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s))
                            / math.sqrt(v0[s] + var.get(s, 0.0)), s) for s in range(N_SPACES))
 
+    @staticmethod
+    def _changes_game(cand: Candidate) -> bool:
+        return cand.kind == "commit" or cand.amends
+
+    def worst_z(self, cand: Candidate, values, frames, ref, ref_frames, ref_stacks, age_s,
+                open_positions: bool = False) -> float:
+        """The largest |z| of any sensor under `cand` (scored strictly, or with positions left
+        open as in the second look)."""
+        zs: list = []
+        model = self.model
+        model.open_positions = open_positions
+        try:
+            self.score([cand], values, frames, ref, ref_frames, ref_stacks, age_s, zs)
+        finally:
+            model.open_positions = False
+        return max((z for z, _ in zs), default=0.0)
+
     def second_look(self, cands, values, frames, ref, ref_frames, ref_stacks, age_s):
         """Nothing fits: score every candidate again with what no board tells left open for
         the pieces each one moves (where they sit, how far a landing pushed the stack below:
@@ -468,10 +488,19 @@ class Inference:
             self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
                        memo)
             cands = sorted(cands + held, key=lambda c: c.chi2)
-        if cands[0].chi2 > self.fit_limit:
+        looked = cands[0].chi2 > self.fit_limit
+        if looked:
             cands = self.second_look(cands, values, snapshot.frames, ref, ref_frames,
                                      ref_stacks, age_s)
+        args = (values, snapshot.frames, ref, ref_frames, ref_stacks, age_s)
+        if not looked and self._changes_game(cands[0]) and self.worst_z(cands[0], *args) > Z_LIMIT:
+            cands = self.second_look(cands, *args)
+            looked = True
         best = cands[0]
+        if self._changes_game(best) and self.worst_z(best, *args, looked) > Z_LIMIT:
+            # One space the ply cannot explain at all (a stack knocked or pushed, a piece not
+            # where the game says): however well the rest fits, that is no evidence for a ply.
+            return Decision("unexplained", best, [best], cands)
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (
             self.hover_margin if landed and c.hover is not None else self.margin)]

@@ -107,7 +107,11 @@ class Reference:
                 v, w = var.get(s, 0.0), wide.get(s, 0.0)
                 # Within the model's own uncertainty of contact: read at contact already.
                 # Else contact is only as well known as where the landed pieces sit.
-                loose[s] = (min(0.0, rest), max(0.0, rest), w if rest * rest > 4 * v else 0.0, w)
+                narrow = w if rest * rest > 4 * v else 0.0
+                if s in landed:  # contact may still push the stack below aside
+                    nudge = (model.landings.rel() * self.cal.unit(s)) ** 2
+                    narrow, w = max(narrow, nudge), max(w, nudge)
+                loose[s] = (min(0.0, rest), max(0.0, rest), narrow, w)
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
