@@ -397,6 +397,11 @@ class Controller:
                 self.reference.nudged(d.best.dst)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
+            stands = self.questions.stands(d, snap)
+            if stands is not None:  # the recorded landing, after a still while: it landed
+                self.recorder.provisional = False
+                self._act(Decision("match", stands, [stands], d.candidates), snap)
+                return
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:
                 self._show_held(held)

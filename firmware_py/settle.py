@@ -75,6 +75,7 @@ class Settler:
         self._lone: tuple = (None, 0.0, 0)  # (sensor, since, resets) moving alone
         self._moving_since: float | None = None
         self._seen_noise = 0.0  # RMS of one reading, from frame-to-frame steps while moving
+        self._spike: int | None = None  # the sensor read as a spike on the last frame
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -120,11 +121,27 @@ class Settler:
         n = len(self._frames)
         scale = 1.0 / n
         if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
+            over = [i for i, (r, t) in enumerate(zip(raw, self._sum))
+                    if abs(r - t * scale) > self.tolerance]
+            if len(over) == 1 and self._spike != over[0]:
+                # One sensor alone, for one frame: a spike (a sample hit by interference),
+                # not a hand (which moves a sensor for many frames). Read it as the window's
+                # mean; the same sensor off again next frame is moving.
+                self._spike = over[0]
+                raw = list(raw)
+                raw[over[0]] = self._sum[over[0]] * scale
+                return self._still(time, raw)
+            self._spike = None
             self._note_movers(time, raw, scale)
             self._follow_noise(time, raw)
             self.moving = True
             self._reset(time, raw)
             return None
+        self._spike = None
+        return self._still(time, raw)
+
+    def _still(self, time: float, raw) -> Snapshot | None:
+        """One more still frame in the window; the snapshot when one is due."""
         self._frames.append(raw)
         self._times.append(time)
         self._sum = list(map(add, self._sum, raw))
