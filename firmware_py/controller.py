@@ -358,6 +358,13 @@ class Controller:
         self.faults.suspects = []  # offered again below while the board still disagrees there
         if kind != "ambiguous":
             self.questions.unsure_since = None
+        if (kind == "commit" and st.mode == "asking" and self.questions.rivals
+                and self.questions.whether
+                and d.best.key in {c.key for c in self.questions.rivals}):
+            # Asked whether it landed at all: readings that merely firm up while the board
+            # stays as it is are no answer (a stack knocked beside a space reads more like a
+            # landing the longer it is averaged); the player's answer, or a change, decides.
+            return
         if kind in ("match", "commit"):
             best = d.best
             blind = self.faults.blind(best.plies)

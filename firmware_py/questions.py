@@ -44,10 +44,11 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.whether = False  # the question is whether a stack landed at all
 
     def clear(self) -> None:
         """No question open."""
-        self.rivals, self.answer = [], None
+        self.rivals, self.answer, self.whether = [], None, False
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
@@ -105,7 +106,8 @@ class Questions:
                 seen.add(c.key)
                 rivals.append(c)
         self.ask(st, rivals, single=True)
-        return st.mode == "asking"
+        self.whether = st.mode == "asking"
+        return self.whether
 
     def ask(self, st, rivals, single: bool = False) -> None:
         """Ask which of `rivals` happened (a question already open is added to, never reset)."""
