@@ -124,25 +124,27 @@ def disc_bz(m: Magnet, rho: float, h: float, n_phi: int = 96, n_z: int = 12) -> 
 
 
 class LandingFit:
-    """How well this board's landings on stacks have fitted the model: the RMS of the landing
-    space's reading against its prediction, relative to the bottom piece's response. A landing
-    nudges the stack below and sits off it by amounts no board tells; on a carefully built
-    board that stays within a few per cent, on a rough one a nudge alone moves a bottom piece's
-    reading by several mT. Learned from every landing the game explains once the board is still
-    (`Reference`); until then a prior between the two.
+    """How much worse this board's landings on stacks fit the model than the model expects: a
+    landing nudges the stack below and sits off it by amounts no board tells. On a carefully
+    built board a landing's own reading stays within about `EXPECTED` of its prediction
+    (relative to the bottom piece's response), which the model's own spread covers; on a rough
+    one a nudge alone moves a bottom piece's reading by several mT. `rel()` is the RMS excess
+    over `EXPECTED`, learned from every landing the game explains once the board is still
+    (`Reference`): none until landings show it.
 
     >>> fit = LandingFit()
-    >>> for _ in range(20): fit.learn(0.002)
-    >>> round(fit.rel(), 3)
-    0.01
+    >>> fit.rel()
+    0.0
+    >>> for _ in range(20): fit.learn(0.1)
+    >>> round(fit.rel(), 2)
+    0.1
     """
 
-    PRIOR = 0.04   # relative RMS before any landing was seen
-    FLOOR = 0.01   # never trusted tighter than this
-    CAP = 0.25     # a residual beyond this is something else (a knocked stack), not a nudge
+    EXPECTED = 0.015  # relative RMS of a careful board's landings (the model covers it)
+    CAP = 0.25        # a residual beyond this is something else (a knocked stack), not a nudge
 
     def __init__(self):
-        self.mean_square = self.PRIOR ** 2
+        self.mean_square = self.EXPECTED ** 2
         self.count = 0
 
     def learn(self, rel: float) -> None:
@@ -153,7 +155,7 @@ class LandingFit:
         self.mean_square += w * (rel * rel - self.mean_square)
 
     def rel(self) -> float:
-        return max(self.mean_square ** 0.5, self.FLOOR)
+        return max(self.mean_square - self.EXPECTED ** 2, 0.0) ** 0.5
 
 
 class BoardModel:
