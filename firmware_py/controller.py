@@ -379,11 +379,7 @@ class Controller:
             before, before_stacks = ref.values, ref.stacks
             changed = self.recorder.apply(st.board, best, asked=False)
             if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                # A move read from a board still for less than a hand holds a stack may be a
-                # stack slid across that space on its way: open until the board stays still.
-                fresh = snap.time - snap.stable_since < self.inference.hold_s
-                moved = any(p.is_move for p in best.plies)
-                self.recorder.provisional = d.provisional or (fresh and moved)
+                self.recorder.provisional = d.provisional
             ref.learn_placements(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache

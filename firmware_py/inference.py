@@ -230,8 +230,7 @@ class Inference:
                                 put[d] = held[d] + stacks[s]
                                 out.append(Candidate("illegal", plies, bd, put, kept, s, d))
 
-        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True,
-                  only_src: int | None = None) -> None:
+        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True) -> None:
             # A cut-off stack on a faulty sensor's space: still there, or cleared (only its
             # cross-talk can tell)
             blind = [r for r in pend if r in bad]
@@ -248,7 +247,7 @@ class Inference:
                 visit(passed, plies + (PASS,), pend, node=False)
                 return
             for ply in legal:
-                if ply.is_pass or (only_src is not None and ply.src != only_src):
+                if ply.is_pass:
                     continue
                 if ply.is_move and ply.src not in gone and not (
                         bd.ply_count == N_PLACEMENTS and ply.src == bd.move_stack[-1].dst):
@@ -272,28 +271,21 @@ class Inference:
         if amend is not None:
             prev, ppend, last = amend
             # The last move's stack lifted off its destination again: in the hand, back on its
-            # source, or set down on another of its destinations (with its removals pending),
-            # and perhaps the reply already made after it (a fast opponent).
-            start = len(out)
-            # (what is gone and new is now seen from the position before it: the closures
-            # above read these names when called)
-            expected = {s for s in range(N_SPACES) if prev.height(s)} | set(ppend)
-            gone = (expected - occ - bad) | (expected & bad)
-            new = (occ - expected) | (bad - expected)
-            visit(prev, (), ppend, only_src=last.src)
-            amended = []
-            for c in out[start:]:
-                first = next((p for p in c.plies if not p.is_pass), None)
-                if c.kind == "lifted" and not c.plies:
-                    ok = c.src == last.src
-                elif c.kind in ("match", "commit", "lifted"):
-                    ok = first is None or (first.src == last.src and first.dst != last.dst)
-                else:
-                    ok = False
-                if ok:
-                    c.amends = True
-                    amended.append(c)
-            out[start:] = amended
+            # source, or set down on another of its destinations (with its removals pending).
+            options = [("lifted", prev, (), ppend), ("match", prev, (), ppend)]
+            for ply in prev.legal_plies():
+                if ply.is_move and ply.src == last.src and ply.dst != last.dst:
+                    nb = prev.copy()
+                    nb._push(ply)
+                    options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
+            for kind, bd, plies, pend in options:
+                stacks = physical(bd, pend, frozenset())
+                if kind == "lifted":
+                    stacks[last.src] = ()
+                if occ_of(stacks) == occ:
+                    kept = frozenset(r for r in pend if r in occ)
+                    out.append(Candidate(kind, plies, bd, stacks, kept, amends=True,
+                                         src=last.src if kind == "lifted" else None))
         return out
 
     def _amendable(self, board: Board, pending: dict, occ: frozenset):
@@ -396,7 +388,7 @@ class Inference:
         zs: list = []
         model = self.model
         model.open_positions = open_positions
-        chi2 = cand.chi2
+        chi2 = cand.chi2  # (its score stays the one it was ranked by)
         try:
             self.score([cand], values, frames, ref, ref_frames, ref_stacks, age_s, zs)
         finally:
