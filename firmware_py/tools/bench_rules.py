@@ -1,6 +1,6 @@
 """The random-playout benchmark: uniformly random complete games, as fast as plain CPython allows.
 
-`random_game` plays one game on the rules engine's own bitboards (`firmware_py.rules`) but
+`random_game` plays one game on the rules engine's own bitboards (`firmware_py.bitboards`) but
 without what a playout does not need (stack compositions, Zobrist keys, undo records, Ply
 objects): random placements, then a uniformly random legal move, or a forced pass, until neither
 player can move. tests/test_rules_differential.py checks it ply by ply against the simple
@@ -18,7 +18,7 @@ import random as _random
 import time
 from typing import NamedTuple
 
-from ..rules import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
+from ..bitboards import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
 
 # Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
 # it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
