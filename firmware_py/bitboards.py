@@ -134,8 +134,7 @@ def move_codes(occ: int, own: int, one: int, st) -> list[int]:
     occupied neighbour (all six directions as six shifts of every single piece at once); a stack
     of h moves exactly h steps in a straight line onto an occupied space (`DEST`).
     """
-    mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
-                  & (occ >> 13) & (occ << 13))
+    mob = own & ~surrounded(occ)
     single = mob & one
     out = []
     append = out.append
@@ -166,22 +165,18 @@ def move_codes(occ: int, own: int, one: int, st) -> list[int]:
 
 def any_move(occ: int, own: int, one: int, st) -> bool:
     """Whether the player topping `own` has a move: `move_codes` stopping at the first."""
-    mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
-                  & (occ >> 13) & (occ << 13))
+    mob = own & ~surrounded(occ)
     single = mob & one
     if single:
         if (((single << 1) | (single >> 1) | (single << 12) | (single >> 12)
              | (single << 13) | (single >> 13)) & occ):
             return True
-    tall = mob & ~one
-    while tall:
-        low = tall & -tall
-        ps = low.bit_length() - 1
-        tall ^= low
+    for ps in bits(mob & ~one):
         h = len(st[ps])
         if h <= MAX_MOBILE_HEIGHT and DEST[ps][h] & occ:
             return True
     return False
+
 
 # Ready-made Ply objects, so that generating moves creates none. A move is coded internally as
 # ps << 6 | pd (padded bits); padded order is space order, so sorted codes are sorted plies.
