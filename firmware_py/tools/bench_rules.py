@@ -49,7 +49,7 @@ class GameResult(NamedTuple):
 
 def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
     """Play one uniformly random game. trace, if given, receives every ply in order: ('place', p),
-    ('pass',) or (ps, pd, n_legal) with padded bit positions (rules.P2S maps them to spaces)."""
+    ('pass',) or (ps, pd, n_legal) with padded bit positions (bitboards.P2S maps them to spaces)."""
     # Uniform placements in one partial shuffle: 3 DVONN pieces, 23 black, the rest white
     # (random.sample or shuffle call a slower random integer per space).
     pick = list(S2P)
