@@ -8,7 +8,8 @@ the bottom up: ('B', 'D', 'W') is owned by White. Players are WHITE = 0 and BLAC
 Spaces are indices 0..48 (see `spaces`).
 
 This module is the position (`Board`); a ply and its notation are in `ply`, the bitboards'
-geometry and precomputed tables in `bitboards`. Their names are importable from here too.
+geometry, precomputed tables and move generation in `bitboards`. The players, pieces and `Ply`,
+and the tables the engine reads (S2P, P2S, DEST, ...), are importable from here too.
 """
 
 from __future__ import annotations
