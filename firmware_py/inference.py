@@ -42,8 +42,9 @@ KNOCKED_RETURN = 0.03
 """A stack lying on the board 8-20 mm from a sensor: its return field there, relative to its
 bottom piece's own reading (a 6x2 mm disc at 5 mm: -1.0 of 44.7 mT at 12 mm), with room."""
 Z_LIMIT = 8.0
-"""A ply is never taken while one sensor reads this many standard deviations from what it says
-(a knocked stack, a piece pushed aside: something the ply does not explain)."""
+"""A ply that leaves one sensor this many standard deviations from what it says is looked at
+again with positions left open (`second_look`) before anything is decided: however well the
+rest fits, one space it cannot explain is where the pieces may sit otherwise."""
 CARRY_LEVELS = (5, 7, 10)
 """Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
 
@@ -535,10 +536,6 @@ class Inference:
             cands = self.second_look(cands, *args)
             looked = True
         best = cands[0]
-        if self._changes_game(best) and self.worst_z(best, *args, looked) > Z_LIMIT:
-            # One space the ply cannot explain at all (a stack knocked or pushed, a piece not
-            # where the game says): however well the rest fits, that is no evidence for a ply.
-            return Decision("unexplained", best, [best], cands)
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (
             self.hover_margin if landed and c.hover is not None else self.margin)]
