@@ -62,8 +62,8 @@ def test_the_board_player_is_told_of_the_remote_sides_offers():
     seen = []
     remote.on_change(lambda: seen.append(remote.note()))
     assert remote.note() == ""
-    remote.game.local_button("undo")  # the board's own offer is not news to its player
-    assert remote.note() == ""
+    remote.game.local_button("undo")
+    assert remote.note() == "your takeback request waits for the answer"
     remote.game.receive("decline", {"what": "takeback"})
     remote.game.receive("offer", {"what": "draw", "n": 2})
     assert seen[-1] == "black offers a draw: confirm accepts"

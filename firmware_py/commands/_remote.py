@@ -12,6 +12,9 @@ its buttons, then calls `start(session)` for the lines to print and `stop()` at 
 from __future__ import annotations
 
 COLOUR_NAMES = ("white", "black")
+BUTTONS_NOTE = ("At the board: undo asks for a takeback (or accepts theirs), confirm accepts "
+                "their draw offer; new game asks to end the game: then confirm offers a draw, "
+                "new game again resigns, undo plays on.")
 
 
 class RemoteOptionError(ValueError):
@@ -118,29 +121,20 @@ class Remote:
                     f"  {self.host.link('opponent')}",
                     f"spectators (read-only): {self.host.link('spectator')}",
                     exposure_note(host, self.host.port),
-                    "At the board: undo asks for a takeback (or accepts theirs), "
-                    "confirm accepts their draw offer."]
+                    BUTTONS_NOTE]
         if self.client is not None:
             self.client.attach(session)
             return [f"joined {self.client.url.split('?')[0]}: you play "
-                    f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up"]
+                    f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up",
+                    BUTTONS_NOTE]
         return []
 
     def note(self) -> str:
-        """A line for the local player: the remote side's open offer and what answers it."""
-        state = self.game.view("spectator") if self.game is not None else (
-            self.client.state if self.client is not None else None)
-        if not state:
-            return ""
-        offer, far = state.get("offer"), state["colour"]  # `far`: the colour the guest plays
-        theirs = offer and (offer["by"] == far) == (self.game is not None)
-        if theirs:
-            what = ("asks to take back the last ply: undo accepts" if offer["what"] == "takeback"
-                    else "offers a draw: confirm accepts")
-            return f"{offer['by']} {what}"
-        if state.get("result"):
-            return state["status"] if self.game is not None else f"game over: {state['result']}"
-        return ""
+        """A line for the local player: the open offer and what answers it, the result, or
+        what the board's buttons just did about ending the game (`remote.ending.summary`)."""
+        far = self.game or self.client
+        summary = far.summary() if far is not None else None
+        return summary["status"] if summary else ""
 
     def on_change(self, callback) -> None:
         """`callback()` (from the network thread) when the remote side's state changes."""
