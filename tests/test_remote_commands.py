@@ -43,6 +43,10 @@ def test_play_join_learns_its_colour_from_the_host(board, tmp_path, capsys):
         status = main(["play", "--db", str(tmp_path / "g.sqlite3"),
                        "--join", host.link("opponent")])
         joined = capsys.readouterr().out
+        again = main(["play", "--db", str(tmp_path / "g.sqlite3"), "--new",
+                      "--join", host.link("opponent")])
+        assert again == 130 and "--new: a joined board plays the host's game, not one of " \
+            "its own" in capsys.readouterr().out
         spectator = main(["play", "--db", str(tmp_path / "h.sqlite3"),
                           "--join", host.link("spectator")])
     assert status == 130

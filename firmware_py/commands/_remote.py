@@ -65,6 +65,8 @@ class Remote:
     def __init__(self):
         self.game = self.host = self.client = None
         self.thinkers: list = []
+        self.rebuild: list[str] = []  # --join: the host's position to set up
+        self.followed = ""            # --join: which game the board follows (`prepare`)
 
     @classmethod
     def from_args(cls, args) -> "Remote":
@@ -87,6 +89,8 @@ class Remote:
             remote.game = RemoteGame({"white": WHITE, "black": BLACK}[colour])
             remote.thinkers = [remote.game.line]
         elif join:
+            if getattr(args, "from_file", None) or getattr(args, "replay", None):
+                raise RemoteOptionError("--join plays the host's game: no --from or --replay")
             from ..remote.client import JoinError, RemoteClient
             from ..rules import PLAYER_NAMES
             try:
@@ -99,6 +103,17 @@ class Remote:
                 raise RemoteOptionError("--join and --ai: the other side is played far away")
             remote.thinkers = [remote.client.line]
         return remote
+
+    def prepare(self, store, new: bool = False) -> bool | None:
+        """--join: make the store's game to resume the host's game (`remote.follow`); True
+        (the session resumes it), or None when not joined. `rebuild`: the stacks to set up."""
+        if self.client is None:
+            return None
+        from ..remote.follow import follow_host
+        state = self.client.state
+        self.rebuild, self.followed = follow_host(store, state["line"], self.client.colour,
+                                                  self.client.tag(), new)
+        return True
 
     def buttons(self, buttons):
         """The board's buttons: undo and confirm make and answer offers to the other side."""
@@ -126,7 +141,7 @@ class Remote:
             self.client.attach(session)
             return [f"joined {self.client.url.split('?')[0]}: you play "
                     f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up",
-                    BUTTONS_NOTE]
+                    *filter(None, [self.followed]), BUTTONS_NOTE]
         return []
 
     def note(self) -> str:

@@ -116,7 +116,8 @@ def run_interactive(args) -> int:
                                                             if hasattr(args, "ai") else ()))
                            + remote.thinkers, on_start=on_start, study=study,
                            time_control=getattr(args, "clock", None),
-                           hints=getattr(args, "hints", "on") != "off")
+                           hints=getattr(args, "hints", "on") != "off",
+                           prepare=remote.prepare)  # --join: the host's game
         finally:
             remote.stop()
     if getattr(args, "remote", None) or getattr(args, "join", None):

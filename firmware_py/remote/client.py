@@ -142,6 +142,12 @@ class RemoteClient:
             return False
         return True
 
+    def tag(self, game=None) -> str:
+        """The record tag of a local game that follows the host's game `game` (default: the
+        host's game now; see `follow`)."""
+        game = self.state["game"] if game is None else game
+        return f"{self.url.split('?')[0]} game {game}"
+
     def is_open(self) -> bool:
         """Whether the host's game goes on."""
         state = self.state
@@ -348,7 +354,8 @@ class RemoteClient:
         """The host started another game: so does this board (it never starts one itself)."""
         if old is not None and self._session is not None and old.get("game") != new.get("game"):
             self._held = None
-            self._session.new_game()
+            from .follow import TAG
+            self._session.new_game({**self._session.tags, TAG: self.tag(new.get("game"))})
 
     def _follow_end(self, state: dict) -> None:
         """The host's game ended off the board (resigned, draw agreed): so does this board's."""
