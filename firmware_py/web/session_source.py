@@ -259,6 +259,14 @@ class SessionSource(GameSource):
                                 "answers spaces flashing cyan, or says a space flagged red or "
                                 "orange is right as it is)")
 
+    def refuse_new_game(self) -> None:
+        """Raise ActionRefused while a game far away forbids a new one here (it is ended by
+        a draw or a resignation; a joined board's next game is the host's)."""
+        far = self.session.far_away
+        why = far.new_game_refused() if far is not None else None
+        if why:
+            raise ActionRefused(why)
+
     def act(self, kind: str, args: dict[str, Any]) -> str | None:
         if kind in ("takeback", "confirm"):
             self.refuse_button(kind)
@@ -266,10 +274,7 @@ class SessionSource(GameSource):
             self.session.press("undo")
             return None
         if kind == "new_game":
-            far = self.session.far_away
-            why = far.new_game_refused() if far is not None else None
-            if why:
-                raise ActionRefused(why)
+            self.refuse_new_game()
             self.session.new_game()
             return "new game started; the last one is kept in the game store"
         if kind == "confirm":

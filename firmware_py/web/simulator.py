@@ -108,6 +108,8 @@ class SimulatorSource(SessionSource):
         if kind not in self.BUTTONS:
             return super().act(kind, args)
         self.refuse_button(kind)
+        if kind == "new_game":
+            self.refuse_new_game()  # (the table is not cleared either)
         board = self.desk.board
 
         def press():
