@@ -12,9 +12,14 @@ its buttons, then calls `start(session)` for the lines to print and `stop()` at 
 from __future__ import annotations
 
 COLOUR_NAMES = ("white", "black")
-BUTTONS_NOTE = ("At the board: undo asks for a takeback (or accepts theirs), confirm accepts "
-                "their draw offer; new game asks to end the game: then confirm offers a draw, "
-                "new game again resigns, undo plays on.")
+
+
+def buttons_note() -> str:
+    """What the board's buttons do in a game far away (`remote.ending`)."""
+    from ..i18n import _
+    return _("At the board: undo asks for a takeback (or accepts theirs), confirm accepts "
+             "their draw offer; new game asks to end the game: then confirm offers a draw, "
+             "new game again resigns, undo plays on.")
 
 
 class RemoteOptionError(ValueError):
@@ -136,12 +141,12 @@ class Remote:
                     f"  {self.host.link('opponent')}",
                     f"spectators (read-only): {self.host.link('spectator')}",
                     exposure_note(host, self.host.port),
-                    BUTTONS_NOTE]
+                    buttons_note()]
         if self.client is not None:
             self.client.attach(session)
             return [f"joined {self.client.url.split('?')[0]}: you play "
                     f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up",
-                    *filter(None, [self.followed]), BUTTONS_NOTE]
+                    *filter(None, [self.followed]), buttons_note()]
         return []
 
     def note(self) -> str:

@@ -207,6 +207,7 @@ class RemoteClient:
             self._held = None
         if own != self._own:
             self._own = own
+            self.menu.disarm()  # "end the game?" lapses when the game goes on
             self._poke()
 
     def _poke(self) -> None:
@@ -320,6 +321,7 @@ class RemoteClient:
             self.line.set(data["line"])
             if old is None or old["line"] != data["line"]:
                 self._sent.clear()  # a ply refused before may be due again now
+                self.menu.disarm()
             self.connected.set()
             self._hello.set()
             self._follow_takeback(old, data)

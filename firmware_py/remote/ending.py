@@ -5,7 +5,7 @@ the joining one (`client.RemoteClient`) each have `end(kind)` for the local web 
 and their `local_button` asks `Menu` first, so the board's own buttons do the same:
 
 - new game, while the game is open: asks "end the game?"; then confirm offers a draw, new game
-  again resigns, undo plays on. (A new game would leave the other side's game behind: in a
+  again resigns, undo plays on (and so does a ply: the question lapses). (A new game would leave the other side's game behind: in a
   game far away the button ends it instead.)
 - confirm accepts the other side's draw offer, undo their takeback (as before).
 
@@ -22,6 +22,9 @@ and their `local_button` asks `Menu` first, so the board's own buttons do the sa
 (False, ['resign'], 'resign done')
 >>> menu.press("undo", side) is None          # not armed: undo is the board's as before
 True
+>>> _ = menu.press("new_game", side); menu.disarm()   # a ply since: the question lapsed
+>>> menu.press("confirm", side) is None, side.said   # confirm is the board's again
+(True, ['resign'])
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ class Menu:
     def __init__(self):
         self.armed = False
         self.said = ""
+
+    def disarm(self) -> None:
+        """The game went on (a ply, a takeback): a later confirm must not offer a draw."""
+        self.armed = False
 
     def press(self, name: str, side) -> bool | None:
         """False when the press was about ending the game (handled here), None otherwise."""

@@ -97,6 +97,7 @@ class RemoteGame:
             else:                             # taken back (or a new game): nothing ahead
                 self.ahead = []
             self.game_id, self.record = game_id, record
+            self.menu.disarm()  # "end the game?" lapses when the game goes on
             self._position = position_for(record + self.ahead)
             if self.offer is not None and self.offer["n"] != len(record):
                 self.offer = None    # a ply was played or taken back since: void
