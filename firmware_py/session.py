@@ -189,9 +189,11 @@ class Session:
         """Take back the last ply (done by the loop at its next step)."""
         self._queue("undo")
 
-    def new_game(self, tags: dict[str, str] | None = None) -> None:
-        """Abandon the current game (kept in the store) and start a new one at the next step."""
-        self._queue(("new_game", dict(tags or self.tags)))
+    def new_game(self, tags: dict[str, str] | None = None, plies: Sequence[Ply] = ()) -> None:
+        """Abandon the current game (kept in the store) and start a new one at the next step;
+        with `plies`, one under way elsewhere (a joined board follows the host's): `rebuild`
+        then says how to change the pieces as they stand into its position."""
+        self._queue(("new_game", dict(tags or self.tags), tuple(plies)))
 
     def press(self, name: str) -> None:
         """'undo' or 'confirm' pressed on a front end (the web page, the terminal): like the
@@ -406,7 +408,7 @@ class Session:
         if callable(action):
             action(self)
         elif isinstance(action, tuple) and action[0] == "new_game":
-            self._new_game(action[1])
+            self._new_game(*action[1:])
         elif action == "new_game":
             self._new_game(self.tags)
         elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
@@ -417,7 +419,7 @@ class Session:
         else:
             log.warning("unknown action %r ignored", action)
 
-    def _new_game(self, tags: dict[str, str]) -> None:
+    def _new_game(self, tags: dict[str, str], plies: Sequence[Ply] = ()) -> None:
         info = self.store.game(self.game_id)
         if not info.is_finished:
             self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
@@ -428,7 +430,13 @@ class Session:
         self._new_clock()
         self.rebuild = []
         self.resumed = False
-        if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
+        if plies:
+            for n, ply in enumerate(plies):
+                self.store.add_ply(self.game_id, ply, index=n)
+            before, board = self.controller.state.board, self.store.board(self.game_id)
+            self._start_controller(board)
+            self.rebuild = rebuild_lines(before, board)
+        elif hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
             self.controller.new_game()
             self._plies, self._external_undos, self._finished = [], 0, False
             self._stale = False

@@ -91,3 +91,26 @@ def test_a_restarted_joining_board_follows_the_host_s_game(tmp_path, new):
         finally:
             session.close()
             remote.stop()
+
+
+def test_a_joined_board_follows_the_host_into_its_next_game_even_one_under_way(tmp_path):
+    game, recorded = hosted(PLAYED, colour=BLACK)
+    with RemoteHost(game, port=0) as server:
+        remote, session, sim, lines = joined(server.link("opponent"), tmp_path / "j.sqlite3",
+                                             new=False)
+        try:
+            first = session.game_id
+            step_until(session, sim, lambda: session.state.mode == "idle", "the board matches")
+            # The host starts another game, set up from a record (`play --from`).
+            recorded.game_id = 2
+            recorded.state.board = Board.from_plies(["a1", "b1", "c1"])
+            recorded.callback(recorded)
+            step_until(session, sim, lambda: session.game_id != first, "the board follows")
+            assert [str(p) for p in session.state.board.move_stack] == ["a1", "b1", "c1"]
+            assert session.store.game(session.game_id).tags[TAG] == remote.client.tag(2)
+            assert session.store.game(first).result == "*"  # left behind, kept
+            assert "e3: take it off (leave the space empty)" in session.rebuild
+            assert "c1: one D" in session.rebuild
+        finally:
+            session.close()
+            remote.stop()

@@ -353,11 +353,14 @@ class RemoteClient:
             self._session.takeback()
 
     def _follow_new_game(self, old: dict | None, new: dict) -> None:
-        """The host started another game: so does this board (it never starts one itself)."""
+        """The host started another game (maybe under way: `play --from`): so does this board,
+        holding the host's plies (it never starts one of its own)."""
         if old is not None and self._session is not None and old.get("game") != new.get("game"):
             self._held = None
+            from ..rules import Ply
             from .follow import TAG
-            self._session.new_game({**self._session.tags, TAG: self.tag(new.get("game"))})
+            self._session.new_game({**self._session.tags, TAG: self.tag(new.get("game"))},
+                                   [Ply.parse(t) for t in new["line"]])
 
     def _follow_end(self, state: dict) -> None:
         """The host's game ended off the board (resigned, draw agreed): so does this board's."""
