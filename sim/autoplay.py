@@ -240,14 +240,14 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             board.show(leds)
             shown = leds
         if asker is not None:
-            asker.check(controller.state, leds, frame.time)
+            asker.check(controller.state, leds, frame.time, board)
         if trace is not None:
             trace(controller, board)
         if controller.ended:
             break  # a flag: nothing more is recorded
         if not players.done:
             if asker is not None:
-                asker.consider(controller.state, board)
+                asker.consider(controller.state, board, players.truth)
             if asker is None or asker.waiting is None:  # (a player waits for the hint asked)
                 players.step()
             count = controller.state.board.ply_count

@@ -78,7 +78,8 @@ def test_sim_autoplay_players_ask_for_hints_and_the_board_s_answer_is_checked(ca
     assert placing["match"] and placing["hints"]["asked"] >= 2
     assert placing["hints"]["shown"] == placing["hints"]["asked"]
     assert placing["hints"]["failures"] == []
-    assert main(["sim", "--autoplay", "--seed", "2", "--from", str(Path(__file__).parent.parent / "examples" / "club-night.txt"),
+    record = str(Path(__file__).parent.parent / "examples" / "club-night.txt")
+    assert main(["sim", "--autoplay", "--seed", "2", "--from", record,
                  "--ply", "52", "--plies", "68", "--hints", "on"]) == 0
     out = capsys.readouterr().out
     assert "recorded exactly" in out and "HINT FAILURES" not in out

@@ -17,8 +17,8 @@ on any machine; its thinking time is simulated). A --script then gives the other
 With --json, autoplay prints one JSON object per game per line: seed, plies, truth, record,
 match, auto, asked, wrong, resyncs, frame_us_mean, frame_us_p99 (the controller's wall time per
 frame), decide_ms_max, mistakes (made, by kind), ai (the colours the computer played), level
-and more; with --hints on|off, hints: asked, shown, refused, failures (the scripted players
-sometimes ask for a hint, and the board's answer is checked on the LEDs).
+and more; with --hints on|off, hints: asked, shown, refused, interrupted, failures (the
+scripted players sometimes ask for a hint, and the board's answer is checked on the LEDs).
 """
 
 from __future__ import annotations
@@ -166,6 +166,8 @@ def hints_note(r) -> str:
     told = (f", shown {h['shown']}" if h["shown"] else f", refused {h['refused']}"
             if h["refused"] else "")
     failed = f", HINT FAILURES {len(h['failures'])}: {h['failures'][0]}" if h["failures"] else ""
+    if h["interrupted"]:
+        told += f", interrupted {len(h['interrupted'])} ({h['interrupted'][0]})"
     return f", hints asked {h['asked']}{told}{failed}"
 
 
@@ -245,7 +247,8 @@ def run_autoplay(args) -> int:
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}{clock_note(r)}{hints_note(r)}; commit {r.commit_delay_ms_median:.0f} ms "
+                  f"{computer_note(r)}{clock_note(r)}{hints_note(r)}; "
+                  f"commit {r.commit_delay_ms_median:.0f} ms "
                   f"after letting go (median); "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
@@ -285,7 +288,19 @@ def summary(results) -> str:
             f"wrong {sum(r.wrong for r in results)}, "
             f"resyncs {sum(r.resyncs for r in results)}, "
             f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n"
-            f"{_stalls_and_delay(results)}{MEANINGS}")
+            f"{_stalls_and_delay(results)}{_hints(results)}{MEANINGS}")
+
+
+def _hints(results) -> str:
+    """'  hints asked 12, shown 12, refused 0, interrupted 0, failures 0' (games run without
+    --hints: nothing)."""
+    told = [r.hints for r in results if getattr(r, "hints", None)]
+    if not told:
+        return ""
+    def total(key):  # counts, or lists of what happened
+        return sum(h[key] if isinstance(h[key], int) else len(h[key]) for h in told)
+    keys = ("asked", "shown", "refused", "interrupted", "failures")
+    return "  hints " + ", ".join(f"{k} {total(k)}" for k in keys) + "\n"
 
 
 def _stalls_and_delay(results) -> str:

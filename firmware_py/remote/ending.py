@@ -5,8 +5,8 @@ the joining one (`client.RemoteClient`) each have `end(kind)` for the local web 
 and their `local_button` asks `Menu` first, so the board's own buttons do the same:
 
 - new game, while the game is open: asks "end the game?"; then confirm offers a draw, new game
-  again resigns, undo plays on (and so does a ply: the question lapses). (A new game would leave the other side's game behind: in a
-  game far away the button ends it instead.)
+  again resigns, undo plays on (and so does a ply: the question lapses). A new game would
+  leave the other side's game behind: in a game far away the button ends it instead.
 - confirm accepts the other side's draw offer, undo their takeback (as before).
 
 `summary` is what the local player is told (the terminal's line, the local page's controls).
