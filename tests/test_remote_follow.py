@@ -114,3 +114,25 @@ def test_a_joined_board_follows_the_host_into_its_next_game_even_one_under_way(t
         finally:
             session.close()
             remote.stop()
+
+
+def test_sim_join_sets_the_host_s_position_up_on_the_simulated_table(tmp_path):
+    """`sim --join`: the simulator prepares its store the same way, and its table stands as
+    the followed game says (as for any resumed game on the simulated board)."""
+    from firmware_py.remote.follow import follow_host
+    from firmware_py.web.simulator import SimulatorRun
+    from dvonn_sim.compose import simulated_board
+
+    board = simulated_board("clean", seed=1)
+    followed = []
+    run = SimulatorRun(lambda b: Controller(board=b), tmp_path / "s.sqlite3", board, port=0,
+                       prepare=lambda store: followed.append(
+                           follow_host(store, PLAYED, BLACK, "http://h/ws game 1")))
+    try:
+        assert followed[0][1] == "joined the host's game: following the host's game at ply 4 " \
+            "(set up its position as the LEDs and the list show; your last game here is kept)"
+        assert run.session.resumed
+        assert [str(p) for p in run.session.state.board.move_stack] == PLAYED
+        assert list(board.truth()) == list(Board.from_plies(PLAYED).stacks())
+    finally:
+        run.session.close()
