@@ -136,3 +136,19 @@ def test_sim_join_sets_the_host_s_position_up_on_the_simulated_table(tmp_path):
         assert list(board.truth()) == list(Board.from_plies(PLAYED).stacks())
     finally:
         run.session.close()
+
+
+def test_a_board_joining_a_game_the_host_has_ended_ends_it_too(tmp_path):
+    game, recorded = hosted(PLAYED, colour=BLACK)
+    game.receive("resign", {})  # Black (far away) resigned while this board was down
+    with RemoteHost(game, port=0) as server:
+        remote, session, sim, lines = joined(server.link("opponent"), tmp_path / "j.sqlite3",
+                                             new=False)
+        try:
+            step_until(session, sim, lambda: session.state.mode == "over", "the end shown")
+            assert session.state.message == "black resigned: 1-0"
+            info = session.store.game(session.game_id)
+            assert (info.result, info.resigned) == ("1-0", BLACK)
+        finally:
+            session.close()
+            remote.stop()

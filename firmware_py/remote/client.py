@@ -106,6 +106,8 @@ class RemoteClient:
         session.far_away = self  # the front ends' undo and confirm go through local_button too
         session.subscribe(self._observe)
         self._observe(session)
+        if self.state is not None:  # joined a game the host had already ended
+            self._follow_end(self.state)
 
     def offer(self, what: str) -> None:
         """Offer a takeback or a draw, at this board's record (the host refuses it while this
