@@ -111,6 +111,8 @@ def test_a_joined_board_follows_the_host_into_its_next_game_even_one_under_way(t
             assert session.store.game(first).result == "*"  # left behind, kept
             assert "e3: take it off (leave the space empty)" in session.rebuild
             assert "c1: one D" in session.rebuild
+            assert remote.note() == ("the host started a game at ply 3: this board follows it "
+                                     "(set up its position)")
         finally:
             session.close()
             remote.stop()

@@ -363,6 +363,10 @@ class RemoteClient:
             from .follow import TAG
             self._session.new_game({**self._session.tags, TAG: self.tag(new.get("game"))},
                                    [Ply.parse(t) for t in new["line"]])
+            self.menu.said = (_("the host started a new game: this board follows it") if not
+                              new["line"] else _("the host started a game at ply {n}: this "
+                                                 "board follows it (set up its position)")
+                              .format(n=len(new["line"])))
 
     def _follow_end(self, state: dict) -> None:
         """The host's game ended off the board (resigned, draw agreed): so does this board's."""
