@@ -380,7 +380,10 @@ class Inference:
 
     @staticmethod
     def _changes_game(cand: Candidate) -> bool:
-        return cand.kind == "commit" or cand.amends
+        # A stack in the hand after plies not yet recorded carries them too: they are recorded
+        # once it is set down (or when a question about it is answered), so their landings are
+        # held to the same evidence as a commit's.
+        return cand.kind == "commit" or cand.amends or bool(cand.plies)
 
     def worst_z(self, cand: Candidate, values, frames, ref, ref_frames, ref_stacks, age_s,
                 open_positions: bool = False) -> float:
