@@ -220,4 +220,18 @@ class Questions:
             return None
         cand = chosen[0]
         mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        if (occ ^ mine) - self._cut_off(st.board, cand):
+            # The board is not as the answer says (beyond whether its cut-off stacks are
+            # cleared yet): a stack carried over or onto an asked one dips its reading like a
+            # lift, so this is no answer; the board is read afresh.
+            self.answer, self.lifted = None, set()
+            return None
         return cand, occ == mine
+
+    @staticmethod
+    def _cut_off(board, cand) -> set:
+        """The spaces whose stacks `cand`'s plies cut off (they may or may not be cleared)."""
+        moves = [p for p in cand.plies if not p.is_pass]
+        sources = {p.src for p in moves if p.is_move}
+        return {s for s in range(N_SPACES) if not cand.board.height(s) and s not in sources
+                and (board.height(s) or any(p.dst == s for p in moves))}

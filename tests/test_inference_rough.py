@@ -116,3 +116,13 @@ def test_rough_games_that_went_wrong_are_recorded_exactly(seed, mistakes, plies)
     r = play_game(seed=seed, preset="rough", mistakes=mistakes, max_plies=plies)
     assert r.wrong == 0 and r.match and not r.stalled
     assert r.auto >= 0.9 * (r.auto + r.asked)
+
+
+@pytest.mark.parametrize("plies", [60, 77])
+def test_a_rough_10_bit_game_with_mistakes_records_no_ply_that_was_not_made(plies):
+    # Seed 2: at ply 58 a stack slid over e5 on its way to e4, and the next stack was lifted
+    # before the board was still; the question then asked took f5e5 as given (its landing was
+    # scored strictly while a stack was in the hand). At ply 76 a stack carried onto e1 dipped
+    # e1's reading like a lift and was taken as the answer "e1" to an open question.
+    r = play_game(seed=2, preset="rough", adc_bits=10, mistakes=0.3, max_plies=plies)
+    assert r.wrong == 0 and r.match and not r.stalled
