@@ -128,6 +128,7 @@ class Announcer:
         self.speaker = speaker
         self.computer = frozenset(computer)
         self._seen = None   # a cheap key of the last state observed
+        self._board = None  # id() of the game's board: another one is a new game
         self._plies: list[Ply] | None = None
         self._mode = self._line = None
         self._remove: tuple = ()
@@ -143,8 +144,12 @@ class Announcer:
         if key == self._seen:
             return
         self._seen = key
-        if self._plies is None:  # the first look: what is already there was said before
-            self._plies, self._mode, self._line = list(board.move_stack), state.mode, state.message
+        if self._plies is None or id(board) != self._board:
+            # The first look (what is already there was said before), or a new game.
+            if self._plies is not None:
+                self.speaker.say(_("new game"), "notice")
+            self._board, self._plies = id(board), list(board.move_stack)
+            self._mode, self._line = state.mode, state.message
             self._remove, self._hint, self._low = tuple(state.remove), state.hint, low
             return
         self._plies_changed(board)

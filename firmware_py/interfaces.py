@@ -86,10 +86,12 @@ class ButtonSource(Protocol):
     """Optional push buttons."""
 
     def events(self) -> list[str]:
-        """Presses since the last call, oldest first: 'confirm', 'undo' or 'new_game'."""
+        """Presses since the last call, oldest first: one of BUTTON_EVENTS."""
 
     def close(self) -> None:
         """Release the pins (idempotent)."""
 
 
-BUTTON_EVENTS = ("confirm", "undo", "new_game")
+BUTTON_EVENTS = ("confirm", "undo", "new_game", "say")
+"""What a button may do; a profile gives each a BCM pin under [buttons]. `say`: the board says
+the situation aloud (with `--voice`)."""

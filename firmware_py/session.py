@@ -104,6 +104,8 @@ class Session:
         waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
     time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
         clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
+    voice: an `announce.Announcer` that says what happens (None: silent); the `say` button
+        (or `say()`) has it say the situation. Closed with the session.
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
@@ -113,7 +115,7 @@ class Session:
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
-                 computer: Sequence = (), time_control=None, hints: bool = True):
+                 computer: Sequence = (), time_control=None, hints: bool = True, voice=None):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
         self.computer = list(computer)
         from .hints import Hints
@@ -161,6 +163,11 @@ class Session:
             board = Board()
             self._new_clock()
         self._start_controller(board)
+        self.voice = voice
+        if voice is not None:
+            voice.computer = frozenset(t.colour for t in self.computer)
+            self.subscribe(lambda session: voice.observe(session.state))
+            voice.observe(self.state)  # what is on the board now was said before
 
     # -- the front ends' API ----------------------------------------------------------------------
     @property
@@ -207,6 +214,10 @@ class Session:
     def hint(self) -> None:
         """Show the engine's move for the player to move (again: hide it); nothing recorded."""
         self._queue("hint")
+
+    def say(self) -> None:
+        """Have the voice say the situation (the `say` button)."""
+        self._queue("say")
 
     def call_soon(self, fn: Callable[["Session"], None]) -> None:
         """Run `fn(session)` in the loop at its next step (e.g. to finish a game in the store)."""
@@ -278,6 +289,7 @@ class Session:
         self._closed = True
         for closing in (self._leds_off, self.leds.close, self.source.close,
                         self.buttons.close if self.buttons else None,
+                        self.voice.close if self.voice else None,
                         self.store.close if self.own_store else None):
             if closing is None:
                 continue
@@ -395,6 +407,9 @@ class Session:
             self._new_game(self.tags)
         elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
             self.controller.state.message = self.hints.request(self.controller.state.board)
+        elif action == "say":
+            if self.voice is not None:
+                self.voice.say_situation(self.state)
         elif action in ("undo", "confirm"):
             self.hints.clear()
             self.controller.button(action)

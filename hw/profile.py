@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py.errors import ProfileError
+from firmware_py.interfaces import BUTTON_EVENTS
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 
 from .geometry import Geometry
@@ -134,6 +135,11 @@ class SpaceWiring:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    volume: float = 0.5  # 0..1; 0.5 is the speech engine's normal loudness
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     scanner: ScannerConfig
@@ -146,6 +152,7 @@ class Profile:
     spaces: tuple[SpaceWiring, ...]
     source: str = "<string>"
     geometry: Geometry = field(default_factory=Geometry)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
     @property
     def channels(self) -> tuple[int, ...]:
@@ -329,7 +336,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     t = top.table("buttons")
     if t is not None:
         pins = {}
-        for event in ("confirm", "undo", "new_game"):
+        for event in BUTTON_EVENTS:
             pin = t.get(event, int, None, _pin, "a BCM GPIO number 2..27")
             if pin is not None:
                 pins[event] = pin
@@ -356,12 +363,18 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
             m.done()
         t.done()
 
+    voice = VoiceConfig()
+    t = top.table("voice")
+    if t is not None:
+        voice = VoiceConfig(volume=t.get("volume", float, 0.5, lambda v: 0 <= v <= 1, "a loudness 0..1"))
+        t.done()
+
     geometry = _geometry(top.table("geometry") or _Table({}, "geometry"))
     spaces = _spaces(top.table("spaces", required=True), mux, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
                       buttons=buttons, magnets=magnets, spaces=spaces, source=source,
-                      geometry=geometry)
+                      geometry=geometry, voice=voice)
     _check_pins(profile)
     return profile
 

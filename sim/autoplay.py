@@ -151,7 +151,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               think_s: float | None = None, max_plies: int | None = None,
               time_control=None, replay=None, start=None,
               preset: str = "default", adc_bits: int = 12,
-              stall_s: float = 120.0) -> GameResult:
+              stall_s: float = 120.0, voice=None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -173,6 +173,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         (an MCP3008 on the direct path);
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
         there, `stalled`;
+    voice: an `announce.Announcer` told of every frame's state (`--voice`, `--voice-dir`);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
@@ -194,6 +195,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
                             **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
+    if voice is not None:
+        voice.computer = computer
+        voice.observe(controller.state)  # this game's start
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
     watch = clock_watch(controller, time_control)
@@ -222,6 +226,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         if leds != shown:
             board.show(leds)
             shown = leds
+        if voice is not None:
+            voice.observe(controller.state)
         if trace is not None:
             trace(controller, board)
         if controller.ended:

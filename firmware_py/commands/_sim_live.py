@@ -15,6 +15,7 @@ Typed commands (spaces by name):
     knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
     confirm  undo  new   the board's buttons             show  help  quit
     hint               the engine's move for the player to move, on the LEDs (again: hide it)
+    say                the situation aloud (with --voice): the lifted stack and where it may go
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..spaces import SPACES, parse_space
 from ..state import BoardState
 
 BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game",
-           "hint": "hint"}
+           "hint": "hint", "say": "say"}
 HELP = __doc__.split("Typed commands (spaces by name):")[1].rstrip()
 
 
@@ -155,12 +156,14 @@ class HandDesk:
         self.sim.close()
 
 
-def run_people(args, make_controller, *, lines=None, clock=None, console=None) -> int:
+def run_people(args, make_controller, *, lines=None, clock=None, console=None,
+               voice=None) -> int:
     """The interactive real-time game (see the module docstring); returns the exit status.
 
     args: `db`, `seed`, and optionally `noise` (a level name or mT), `speed` (simulated seconds
     per second), `ai`/`level` (see `play`). lines, clock, console: the typed lines (default: the terminal), the
-    simulator's clock (default: real time) and the console, for tests.
+    simulator's clock (default: real time) and the console, for tests. voice: an
+    `announce.Announcer` (None: silent).
     """
     from dvonn_sim.compose import simulated_board
 
@@ -196,7 +199,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                           tags={"Site": "dvonn-board simulator",
                                 **(study.tags() if replay else {})},
                           computer=computer, time_control=getattr(args, "clock", None),
-                          hints=getattr(args, "hints", "on") != "off")
+                          hints=getattr(args, "hints", "on") != "off", voice=voice)
     except StoreError as e:
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 1
@@ -245,7 +248,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
             buttons = [a for a in actions if a[0] == "button"]
             for _, (name,) in buttons:
                 {"undo": lambda: session.press("undo"), "confirm": lambda: session.press("confirm"),
-                 "hint": session.hint,
+                 "hint": session.hint, "say": session.say,
                  "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)

@@ -37,9 +37,11 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
-    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    from ._options import (add_clock_argument, add_hints_argument, add_study_arguments,
+                           add_voice_arguments)
     add_clock_argument(p)
     add_hints_argument(p)
+    add_voice_arguments(p)  # --voice LANG|cues|off, --voice-dir DIR
     add_study_arguments(p)
     from ._remote import add_remote_arguments
     add_remote_arguments(p)  # --remote COLOUR, --remote-at, --join LINK
@@ -196,6 +198,16 @@ def run(args) -> int:
             return 1
         notes = (*notes, f"waiting for the scanner on {port}: plug it in (`dvonn-board diag "
                          "ports` lists the ports; --port picks one)")
+    from ._options import open_voice
+    try:
+        voice = open_voice(args, profile.voice.volume)
+    except (ValueError, DvonnError) as e:
+        remote.stop()
+        for part in (leds, source, buttons):
+            if part is not None:
+                part.close()
+        print(f"dvonn-board play: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
     try:
         from ..calibration import load_or_nominal
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
@@ -206,13 +218,15 @@ def run(args) -> int:
                           resume=not args.new if study.resume is None else study.resume,
                           tags={**tags_from(args), **study.tags()},
                           computer=(study.computer or thinkers_from(args)) + remote.thinkers,
-                          time_control=args.clock, hints=args.hints != "off")
+                          time_control=args.clock, hints=args.hints != "off", voice=voice)
         session.rebuild = study.rebuild or session.rebuild  # --from: the stacks to set up
     except (DvonnError, OSError) as e:
         remote.stop()
         for part in (leds, source, buttons):
             if part is not None:
                 part.close()
+        if voice is not None:
+            voice.close()
         print(f"dvonn-board play: {e}", file=sys.stderr)
         return 1
     for warning in notes:

@@ -72,6 +72,8 @@ def register(subparsers) -> None:
     from ._options import add_clock_argument, add_hints_argument, add_study_arguments
     add_clock_argument(p)  # --clock: people mode and autoplay
     add_hints_argument(p)  # --hints: people mode
+    from ._options import add_voice_arguments
+    add_voice_arguments(p)  # --voice, --voice-dir: people mode and autoplay
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     from ._remote import add_remote_arguments
     add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
@@ -94,6 +96,13 @@ def run_interactive(args) -> int:
         print(f"dvonn-board sim: {e}", file=sys.stderr)
         return 2
     args.study = study
+    from ..errors import DvonnError
+    from ._options import open_voice
+    try:
+        voice = open_voice(args)
+    except (ValueError, DvonnError) as e:
+        print(f"dvonn-board sim: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
 
     if not args.terminal:
         from ..web.simulator import run_web
@@ -116,7 +125,7 @@ def run_interactive(args) -> int:
                                                             if hasattr(args, "ai") else ()))
                            + remote.thinkers, on_start=on_start, study=study,
                            time_control=getattr(args, "clock", None),
-                           hints=getattr(args, "hints", "on") != "off")
+                           hints=getattr(args, "hints", "on") != "off", voice=voice)
         finally:
             remote.stop()
     if getattr(args, "remote", None) or getattr(args, "join", None):
@@ -125,7 +134,7 @@ def run_interactive(args) -> int:
         return 2
     from ._sim_live import run_people
 
-    return run_people(args, make_controller_factory())
+    return run_people(args, make_controller_factory(), voice=voice)
 
 
 def load_script(path: str) -> list[str]:
@@ -212,6 +221,13 @@ def run_autoplay(args) -> int:
         except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
             print(f"{prog}: {args.script}: {e}", file=sys.stderr)
             return 1
+    from ..errors import DvonnError
+    from ._options import open_voice
+    try:
+        voice = open_voice(args)  # one speaker for all the games (files numbered on)
+    except (ValueError, DvonnError) as e:
+        print(f"{prog}: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
     seed0 = 1 if args.seed is None else args.seed
     failed = 0
     results = []
@@ -219,7 +235,7 @@ def run_autoplay(args) -> int:
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
                       time_control=args.clock, replay=replay, start=start,
-                      preset=args.preset, adc_bits=args.adc)
+                      preset=args.preset, adc_bits=args.adc, voice=voice)
         results.append(r)
         failed += (not r.match) or r.wrong > 0
         if args.json:
@@ -241,6 +257,8 @@ def run_autoplay(args) -> int:
                           min(len(r.truth), len(r.record)))
                 print(f"  played   {' '.join(r.truth[at:at + 6])}\n"
                       f"  recorded {' '.join(r.record[at:at + 6])} (from ply {at + 1})")
+    if voice is not None:
+        voice.close()  # says (or writes) what is still queued
     if not args.json:
         print(summary(results))
     return 1 if failed else 0

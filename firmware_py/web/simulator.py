@@ -39,7 +39,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=(), time_control=None, hints: bool = True, study=None):
+                 computer=(), time_control=None, hints: bool = True, study=None, voice=None):
         from ..session import Session
         from ..store import Store
 
@@ -58,7 +58,7 @@ class SimulatorRun:
                                tags={"Site": "dvonn-board simulator",
                                      **(study.tags() if replay else {})},
                                computer=computer, time_control=time_control, hints=hints,
-                               resume=not replay)
+                               resume=not replay, voice=voice)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -118,13 +118,14 @@ class SimulatorSource(SessionSource):
 
 
 def run_web(args, make_controller, make_board, computer=(), on_start=None, time_control=None,
-            hints: bool = True, study=None) -> int:
+            hints: bool = True, study=None, voice=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
     `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
     simulated board (the command passes `dvonn_sim.compose.simulated_board`). on_start(run): called
-    once the board runs, for the lines to print (e.g. a remote game's invitation).
+    once the board runs, for the lines to print (e.g. a remote game's invitation). voice: an
+    `announce.Announcer` for the session (None: silent).
     """
     import time
 
@@ -144,7 +145,7 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
                            computer=computer, time_control=time_control,
-                           hints=hints, study=study).start()
+                           hints=hints, study=study, voice=voice).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

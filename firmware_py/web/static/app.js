@@ -88,6 +88,22 @@ function setText(node, text) {
   });
 }
 
+// The board's words for the situation, spoken by its speech engine and played here.
+async function sayAloud() {
+  const audio = $("say-audio");
+  let reply;
+  try {
+    reply = await fetch("/say.wav", { cache: "no-store" });
+  } catch (e) {
+    notice("the board did not answer: " + e.message);
+    return;
+  }
+  if (!reply.ok) { notice(await reply.text()); return; }
+  if (audio.src) URL.revokeObjectURL(audio.src);
+  audio.src = URL.createObjectURL(await reply.blob());
+  audio.play().catch(() => notice("the browser would not play the sound (is it muted?)"));
+}
+
 function notice(text, quiet) {
   const n = $("notice");
   setText(n, text);
@@ -212,6 +228,8 @@ function setup() {
   }
   for (const s of document.querySelectorAll("#faults select, #faults input, #piece, #lift-count"))
     s.disabled = !page.canAct;
+  $("btn-say").disabled = false;  // only listens: read-only pages may too
+  $("btn-say").title = "the situation aloud: the lifted stack and where it may go, whose turn and the last move, or the board's question";
   const dead = $("dead");
   if (dead.options.length === 1)
     for (const n of names) dead.add(new Option(n, n));
@@ -561,6 +579,7 @@ function wire() {
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("btn-say").addEventListener("click", sayAloud);
   // A new game abandons this one (it stays in the store): ask for a second click.
   let armed = null;
   $("btn-new").addEventListener("click", () => {
