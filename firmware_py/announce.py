@@ -191,7 +191,7 @@ class Announcer:
     def _mode_changed(self, state) -> None:
         mode, line = state.mode, state.message
         remove = tuple(state.remove)
-        if mode == "removing" and remove != self._remove and remove:
+        if mode == "removing" and set(remove) - set(self._remove):  # (not each one taken off)
             self.speaker.say(removal_phrase(remove), "remove")
         elif mode == "over" and self._mode != "over":
             self.speaker.say(end_phrase(state.board, line), "end")

@@ -12,6 +12,7 @@ game's events (moves, placements, removals, passes, the end) are always said, in
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import math
@@ -102,6 +103,7 @@ CUES: dict[str, tuple[tuple[float, float], ...]] = {
 }
 
 
+@functools.lru_cache(maxsize=64)
 def render_cue(kind: str, volume: float = DEFAULT_VOLUME) -> bytes:
     """The cue of `kind` (one of KINDS) as the bytes of a WAV file (16-bit mono)."""
     peak = 32767 * min(1.0, 1.6 * check_volume(volume))  # volume 0.5: most of full scale
