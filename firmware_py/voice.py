@@ -82,7 +82,16 @@ def render_speech(text: str, lang: str, volume: float = DEFAULT_VOLUME) -> bytes
                           capture_output=True, timeout=30, check=False)
     if done.returncode != 0 or not done.stdout:
         raise VoiceError(f"espeak-ng failed: {done.stderr.decode(errors='replace').strip()}")
-    return done.stdout
+    return whole_wav(done.stdout)
+
+
+def whole_wav(data: bytes) -> bytes:
+    """A WAV streamed to stdout has 'as long as it takes' for its sizes: write the real ones
+    (a browser takes its duration from them)."""
+    if data[:4] != b"RIFF" or data[36:40] != b"data":
+        return data
+    return (data[:4] + struct.pack("<I", len(data) - 8) + data[8:40]
+            + struct.pack("<I", len(data) - 44) + data[44:])
 
 
 # -- cues ----------------------------------------------------------------------------------------

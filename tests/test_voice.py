@@ -147,3 +147,20 @@ def test_render_cue_is_a_wav_file():
     import wave
     with wave.open(io.BytesIO(render_cue("clock")), "rb") as w:
         assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, voice.RATE)
+
+
+def test_the_page_s_say_without_the_engine_is_a_503_saying_how_to_install_it(monkeypatch):
+    import urllib.error
+    import urllib.request
+
+    from firmware_py.rules import Board
+    from firmware_py.state import BoardState
+    from firmware_py.web.server import WebThread
+    from firmware_py.web.source import StateSource
+    monkeypatch.setattr(voice.shutil, "which", lambda name: None)
+    with WebThread(StateSource(BoardState(board=Board(), mode="idle")), port=0) as web:
+        url = web.url.split("?")[0].rstrip("/") + "/say.wav"
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(url)
+        assert e.value.code == 503
+        assert "apt-get install espeak-ng" in e.value.read().decode()
