@@ -262,7 +262,14 @@ def open_speaker(mode: str, volume: float = DEFAULT_VOLUME,
         cues = Path(tempfile.mkdtemp(prefix="dvonn-cues-"))
         for kind in KINDS:  # rendered once; played by name
             (cues / f"{kind}.wav").write_bytes(render_cue(kind, volume))
-        return ProcessSpeaker(lambda text, kind: ([*player, str(cues / f"{kind}.wav")], b""))
+        speech = shutil.which("espeak-ng")
+
+        def command(text: str, kind: str) -> tuple[list[str], bytes]:
+            if kind == "situation" and speech:  # asked for in words: a tone would not do
+                from .i18n import language
+                return espeak_command(language(), volume), text.encode()
+            return [*player, str(cues / f"{kind}.wav")], b""
+        return ProcessSpeaker(command)
     espeak()  # installed? (say so now, not at the first move)
     if directory is not None:
         return FileSpeaker(directory, lambda text, kind: render_speech(text, mode, volume))

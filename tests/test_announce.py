@@ -190,3 +190,9 @@ def test_voice_options_are_checked(tmp_path, capsys):
         main(["sim", "--autoplay", "--voice", "xx"])
     assert e.value.code == 2
     assert "choose off, cues or a language: en, de, fr, it, nl, es, pl" in capsys.readouterr().err
+
+
+def test_say_typed_in_the_terminal_is_the_say_button():
+    from firmware_py.commands._sim_live import parse_command
+    state = BoardState(board=Board(), mode="idle")
+    assert parse_command("say", state) == [("button", ("say",))]
