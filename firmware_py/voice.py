@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import DvonnError
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, _
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,8 @@ def espeak() -> str:
     """The speech engine's program, or VoiceError saying how to install it."""
     exe = shutil.which("espeak-ng")
     if exe is None:
-        raise VoiceError("no speech engine: install espeak-ng (sudo apt-get install espeak-ng), "
-                         "or use --voice cues")
+        raise VoiceError(_("no speech engine: install espeak-ng (sudo apt-get install "
+                           "espeak-ng), or use --voice cues"))
     return exe
 
 
@@ -138,8 +138,8 @@ def sound_player() -> list[str]:
         exe = shutil.which(name)
         if exe:
             return [exe, *options]
-    raise VoiceError("sound cues need a sound player: install alsa-utils "
-                     "(sudo apt-get install alsa-utils) for aplay")
+    raise VoiceError(_("sound cues need a sound player: install alsa-utils (sudo apt-get "
+                       "install alsa-utils) for aplay"))
 
 
 # -- speakers ------------------------------------------------------------------------------------
