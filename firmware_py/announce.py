@@ -49,9 +49,10 @@ def move_phrase(before: Board, ply: Ply) -> str:
                 player=who, space=SPACES[ply.dst])
         return _("{player} places a piece on {space}").format(player=who, space=SPACES[ply.dst])
     height = before.height(ply.dst)
-    return ngettext("{player}, {src} to {dst}, onto a single piece",
-                    "{player}, {src} to {dst}, onto a stack of {height}", height).format(
-        player=who, src=SPACES[ply.src], dst=SPACES[ply.dst], height=height)
+    words = dict(player=who, src=SPACES[ply.src], dst=SPACES[ply.dst], height=height)
+    if height == 1:  # (a piece, not a stack: two sentences, not the plural of one)
+        return _("{player}, {src} to {dst}, onto a single piece").format(**words)
+    return _("{player}, {src} to {dst}, onto a stack of {height}").format(**words)
 
 
 def removal_phrase(spaces) -> str:
@@ -77,9 +78,10 @@ def stack_phrase(board: Board, space: int) -> str:
     owner = board.owner(space)
     if owner is None:
         return _("a DVONN piece on {space}").format(space=SPACES[space])
-    return ngettext("{player} piece on {space}", "{player} stack of {height} on {space}",
-                    len(stack)).format(player=player(owner), height=len(stack),
-                                       space=SPACES[space])
+    words = dict(player=player(owner), height=len(stack), space=SPACES[space])
+    if len(stack) == 1:
+        return _("{player} piece on {space}").format(**words)
+    return _("{player} stack of {height} on {space}").format(**words)
 
 
 def situation(state) -> str:
