@@ -98,12 +98,15 @@ def situation(state) -> str:
     if state.mode == "over":
         return end_phrase(board, state.message)
     if state.mode == "idle":
+        if state.hint is not None:  # the computer's ply (or a hint) for a person to carry out
+            return _("{turn}; to play: {ply}").format(turn=idle_phrase(board, last=False),
+                                                      ply=ply_words(state.hint))
         return idle_phrase(board)
     return state.message or idle_phrase(board)
 
 
-def idle_phrase(board: Board) -> str:
-    """Whose turn, what to do, and the last ply."""
+def idle_phrase(board: Board, last: bool = True) -> str:
+    """Whose turn, what to do, and (with `last`) the last ply."""
     piece = board.piece_to_place()
     if piece == "D":
         turn = _("{player} to place a DVONN piece").format(player=player(board.turn))
@@ -113,10 +116,10 @@ def idle_phrase(board: Board) -> str:
         turn = _("{player} cannot move and passes").format(player=player(board.turn))
     else:
         turn = _("{player} to move").format(player=player(board.turn))
-    last = next((p for p in reversed(board.move_stack) if not p.is_pass), None)
-    if last is None:
+    played = next((p for p in reversed(board.move_stack) if not p.is_pass), None)
+    if played is None or not last:
         return turn
-    return _("{turn}; last: {ply}").format(turn=turn, ply=ply_words(last))
+    return _("{turn}; last: {ply}").format(turn=turn, ply=ply_words(played))
 
 
 class Announcer:

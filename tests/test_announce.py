@@ -57,6 +57,8 @@ def test_the_situation_after_a_lift_names_the_stack_and_where_it_may_go():
     assert situation(state) == "White piece on c3, may go to d3"
     idle = BoardState(board=Board.from_plies(["e3", "f3", "g3", "a1"]), mode="idle")
     assert situation(idle) == "White to place a piece; last: a1"
+    idle.hint = Ply.parse("b1")  # the computer's placement, for a person to carry out
+    assert situation(idle) == "White to place a piece; to play: b1"
     asking = BoardState(board=Board(), mode="asking", message="did you land on e4?")
     assert situation(asking) == "did you land on e4?"
 
