@@ -86,12 +86,13 @@ class ButtonSource(Protocol):
     """Optional push buttons."""
 
     def events(self) -> list[str]:
-        """Presses since the last call, oldest first: one of BUTTON_EVENTS."""
+        """Presses since the last call, oldest first: one of `BUTTON_EVENTS`."""
 
     def close(self) -> None:
         """Release the pins (idempotent)."""
 
 
-BUTTON_EVENTS = ("confirm", "undo", "new_game", "say")
-"""What a button may do; a profile gives each a BCM pin under [buttons]. `say`: the board says
-the situation aloud (with `--voice`)."""
+BUTTON_EVENTS = ("confirm", "undo", "new_game", "hint", "say")
+"""The board's buttons; a profile gives each a BCM pin under [buttons] (all optional). 'hint'
+shows the engine's move for the player to move (`hints.py`), as the web page's Hint does; 'say'
+has the board say the situation aloud (with `--voice`: `announce.py`)."""
