@@ -59,3 +59,9 @@ def test_memory_tool_plays_a_game_within_the_tables_size(capsys):
         with pytest.raises(SystemExit):
             ai_memory.main(bad)
     assert "must be" in capsys.readouterr().err
+
+
+def test_speed_compares_both_engines_on_the_same_positions():
+    r = bench_ai.speed(nodes=300, count=2)
+    assert r["positions"] == 2 and r["new_nodes_per_cpu_s"] > 0 and r["classic_nodes_per_cpu_s"] > 0
+    assert all(b.ply_count >= 49 and not b.is_over() for b in bench_ai.speed_positions(2))

@@ -284,7 +284,7 @@ class Searcher:
     def _static(self, board: Board) -> int | None:
         """The evaluation of a phase-2 position, None if the mover must pass or the game is
         over. Kept for the search: one iteration's leaves are the next one's frontier nodes
-        (this saves about a fifth of the evaluations)."""
+        (2-3 % more nodes a second, bench_ai --only speed)."""
         key = board._key
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
