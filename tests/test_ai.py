@@ -344,3 +344,16 @@ def test_tuning_fits_saved_self_play_positions_and_holds_fixed_weights(tmp_path,
     with pytest.raises(SystemExit):
         tune.main(["--load", str(saved), "--fix", "speed=3"])
     assert "no weight 'speed'" in capsys.readouterr().err
+
+
+def test_trial_plays_changed_weights_against_classic_from_both_kinds_of_placements(capsys):
+    from firmware_py.ai import trial
+
+    assert trial.main(["near1=90", "--games", "2", "--budget-scale", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "near1=90" in out and "own placements   2 games" in out
+    assert "same placements  2 games" in out
+    for bad, why in ((["speed=3"], "no weight 'speed'"), (["near1=x"], "whole number")):
+        with pytest.raises(SystemExit):
+            trial.main(bad)
+        assert why in capsys.readouterr().err
