@@ -357,3 +357,17 @@ def test_trial_plays_changed_weights_against_classic_from_both_kinds_of_placemen
         with pytest.raises(SystemExit):
             trial.main(bad)
         assert why in capsys.readouterr().err
+
+
+def test_placement_prefers_a_space_near_a_dvonn_piece_to_a_far_edge_space(monkeypatch):
+    from firmware_py.ai import placement
+
+    board = Board.from_plies(["e3", "f3", "g3"])
+    c2, b1 = INDEX["c2"], INDEX["b1"]  # 2 from e3 inside the board; 3 from all, on the edge
+    scores = placement.placement_scores(board)
+    assert scores[c2] > scores[b1]
+    # The edge bonus alone (as ai.classic places) would leave the piece far, to be cut off.
+    monkeypatch.setattr(placement, "FAR_PENALTY", 0.0)
+    monkeypatch.setattr(placement, "FAR_EDGE", placement.EDGE_BONUS)
+    scores = placement.placement_scores(board)
+    assert scores[c2] < scores[b1]
