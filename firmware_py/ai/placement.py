@@ -142,12 +142,13 @@ def place_terms(board: Board) -> tuple[int, ...]:
 
 
 # A piece 3 or more spaces from every DVONN piece is the first to be cut off: it costs
-# FAR_PENALTY more, and on the edge it gains only FAR_EDGE (not EDGE_BONUS). With these
-# (against none and the full edge bonus everywhere, as ai.classic places) the default level
-# beat ai:classic 49-2-9 instead of 40-3-17 (60 games from own placements, seed 7).
-FAR_PENALTY = 1.2
+# FAR_PENALTY more, and on the edge it gains FAR_EDGE (not EDGE_BONUS). Against ai:classic
+# (which has neither: the full edge bonus everywhere), 60 games from own placements, seed 7
+# (evaluation.TUNING): near1 80 etc. scored 40-3-17 without and 49-2-9 with (1.2, 0.4); the
+# weights in force 42-1-17 without and 51-1-8 with (2.0, 0.0).
+FAR_PENALTY = 2.0
 EDGE_BONUS = 1.2
-FAR_EDGE = 0.4
+FAR_EDGE = 0.0
 
 
 def placement_scores(board: Board) -> dict[int, float]:
