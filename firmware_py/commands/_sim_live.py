@@ -200,8 +200,9 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
     except StoreError as e:
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 1
-    console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
-                                       else f"; new game {session.game_id}"))
+    from ..i18n import _
+    console.print((_("games in {path}; resumed game {n}") if session.resumed
+                   else _("games in {path}; new game {n}")).format(path=db, n=session.game_id))
     shown = {}
 
     def show(s) -> None:

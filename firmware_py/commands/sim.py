@@ -69,9 +69,11 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
-    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    from ._options import (add_clock_argument, add_hints_argument, add_language_argument,
+                           add_study_arguments)
     add_clock_argument(p)  # --clock: people mode and autoplay
     add_hints_argument(p)  # --hints: people mode
+    add_language_argument(p)
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     from ._remote import add_remote_arguments
     add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
@@ -79,6 +81,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     if not args.autoplay:
         return run_interactive(args)
     return run_autoplay(args)

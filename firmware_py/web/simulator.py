@@ -17,6 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
+from ..i18n import _
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
@@ -112,7 +113,7 @@ class SimulatorSource(SessionSource):
             board.press(self.BUTTONS[kind])
             if kind == "new_game":
                 board.reset()  # the people clear the board and empty their hands
-                return "new game: the table is cleared; the last game stays in the store"
+                return _("new game: the table is cleared; the last game stays in the store")
             return None
         return self.desk.call(press)
 
