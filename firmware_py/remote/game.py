@@ -20,6 +20,7 @@ import logging
 import threading
 from typing import Callable
 
+from ..i18n import _
 from ..rules import PLAYER_NAMES, WHITE, BLACK, Ply
 from ..web.view import stacks_view
 from .line import Line, position_for, tokens
@@ -185,9 +186,9 @@ class RemoteGame:
                           f"{self.offer['what']} offer is open: accept or decline it first")
         if what == "takeback":
             if self.ahead:
-                raise Refused("takeback: your ply is being carried out on the board")
+                raise Refused(_("takeback: your ply is being carried out on the board"))
             if not self.record:
-                raise Refused("takeback: there is no ply to take back")
+                raise Refused(_("takeback: there is no ply to take back"))
         self.offer = {"what": what, "by": self.colour, "n": n}
         return f"{what} offered"
 
@@ -201,9 +202,10 @@ class RemoteGame:
         self.offer = None
         if what == "draw":
             self._finish("1/2-1/2", "draw agreed")
-            return "draw agreed"
+            return _("draw agreed")
         self._session.takeback()  # the board's loop takes it back; the record follows
-        return f"takeback of {self.record[-1]} agreed: the board's player puts it back"
+        return _("takeback of {ply} agreed: the board's player puts it back").format(
+            ply=self.record[-1])
 
     def _decline(self, what: str) -> str:
         offer = self.offer
@@ -254,14 +256,24 @@ class RemoteGame:
             }
 
     def _status(self, board, role: str, to_move: bool) -> str:
-        me, host = PLAYER_NAMES[self.colour], PLAYER_NAMES[1 - self.colour]
+        white = self.colour == WHITE  # the side far away
         if self.result is not None:
-            return f"game over: {self.result}" + (f" ({me} {self.reason})" if self.reason ==
-                                                  "resigned" else f" ({self.reason})"
-                                                  if self.reason else "")
+            if self.reason == "resigned":
+                text = (_("game over: {result} (white resigned)") if white else
+                        _("game over: {result} (black resigned)"))
+            elif self.reason == "draw agreed":
+                text = _("game over: {result} (draw agreed)")
+            elif self.reason:
+                text = "{result} (" + self.reason + ")"  # (a reason not worded here yet)
+            else:
+                text = _("game over: {result}")
+            return text.format(result=self.result)
         if to_move:
-            return "your turn" if role == "opponent" else f"{me} to play"
+            return (_("your turn") if role == "opponent" else
+                    _("white to play") if white else _("black to play"))
         if self.pending is not None:
-            return (f"{me}'s {self.pending} is lit on the board: waiting for {host} to carry "
-                    "it out")
-        return f"{host} to play on the board"
+            return (_("white's {ply} is lit on the board: waiting for black to carry it out")
+                    if white else
+                    _("black's {ply} is lit on the board: waiting for white to carry it out")
+                    ).format(ply=self.pending)
+        return _("black to play on the board") if white else _("white to play on the board")
