@@ -118,6 +118,22 @@ SIGNALS = (
            N_("calibrating: keep the board empty and still")),
 )
 BY_NAME: dict[str, Signal] = {s.name: s for s in SIGNALS}
+
+# The signals' and patterns' names as a player reads them in the terminal and the page's legend
+# (translated where shown, with `i18n._`).
+SIGNAL_WORDS = {
+    "white_to_play": N_("white to play"), "black_to_play": N_("black to play"),
+    "dvonn_to_place": N_("dvonn to place"), "source": N_("source"),
+    "destination": N_("destination"), "remove": N_("remove"), "ask": N_("ask"),
+    "error": N_("error"), "missing": N_("missing"), "extra": N_("extra"),
+    "computer_from": N_("computer from"), "computer_to": N_("computer to"), "pass": N_("pass"),
+    "winner": N_("winner"), "draw": N_("draw"), "low_time": N_("low time"),
+    "link_lost": N_("link lost"), "paused": N_("paused"), "calibrating": N_("calibrating"),
+}
+PATTERN_WORDS = {
+    "steady": N_("steady"), "wink": N_("wink"), "slow": N_("slow"), "double": N_("double"),
+    "flash": N_("flash"), "fast": N_("fast"), "triple": N_("triple"),
+}
 BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
 
 MODE_SIGNALS: dict[str, tuple[str, ...]] = {

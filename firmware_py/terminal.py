@@ -19,7 +19,7 @@ from rich.console import Console, Group
 from rich.text import Text
 
 from .clock import format_time
-from .colours import BY_NAME
+from .colours import BY_NAME, PATTERN_WORDS, SIGNAL_WORDS
 from .guidance import signals
 from .i18n import N_, _
 from .render import board_text, status_text
@@ -46,7 +46,8 @@ def leds_text(state: BoardState) -> Text:
         sig = BY_NAME[name]
         out.append("  ●● ", style="rgb({},{},{})".format(*sig.rgb))
         shown = " ".join(SPACES[s] for s in spaces[:12]) + (" ..." if len(spaces) > 12 else "")
-        out.append(f"{name} ({sig.pattern}): {shown}\n")
+        label = _(SIGNAL_WORDS[name]).replace(" ", "_")  # one word, as the name it stands for
+        out.append(f"{label} ({_(PATTERN_WORDS[sig.pattern])}): {shown}\n")
     out.rstrip()
     return out
 

@@ -44,7 +44,7 @@ def test_the_page_speaks_french(new_page):
         expect(page.locator("#message")).to_have_text("Blanc place une pièce blanche")
         expect(page.locator("#phase")).to_have_text("1 : placement")
         expect(page.locator("#legend-list")).to_contain_text(
-            "une pièce DVONN est à placer sur l'une de ces cases vides")
+            "DVONN à placer (lent): une pièce DVONN est à placer sur l'une de ces cases vides")
         space(page, "e3").locator(".hit").click()
         expect(page.locator("#tapped")).to_contain_text("e3 : hauteur 1, DVONN au sommet")
         # A message from the board (Python) in French as well.

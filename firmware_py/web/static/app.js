@@ -233,7 +233,7 @@ function setup() {
   for (const [name, s] of Object.entries(page.layout.signals)) {
     const li = document.createElement("li");
     li.innerHTML = `<span class="swatch" style="background:${s.rgb}"></span>` +
-      `<span><b>${name.replace(/_/g, " ")}</b> (${s.pattern}): ${s.meaning}</span>`;
+      `<span><b>${s.label || name.replace(/_/g, " ")}</b> (${s.pattern_word || s.pattern}): ${s.meaning}</span>`;
     legend.appendChild(li);
   }
   draw();
