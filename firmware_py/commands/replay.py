@@ -70,7 +70,7 @@ def run(args) -> int:
 
 
 def describe(r: dict) -> str:
-    from ..i18n import _
+    from ..i18n import _, ngettext
 
     name = (_("{file} game {n}").format(file=r["file"], n=r["game"]) if "game" in r
             else r["file"])
@@ -78,16 +78,27 @@ def describe(r: dict) -> str:
     words = dict(name=name, plies=r["plies"], white=s["white"], black=s["black"])
     if not r["ok"]:
         return _("{name}: ILLEGAL: {error}").format(name=name, error=r["error"])
+    n = r["plies"]
     if r["finished"]:
-        text = {"draw": _("{name}: {plies} plies, finished, draw (White {white}, Black {black})"),
-                "white": _("{name}: {plies} plies, finished, white wins (White {white}, Black "
-                           "{black})"),
-                "black": _("{name}: {plies} plies, finished, black wins (White {white}, Black "
-                           "{black})")}[r["winner"]]
+        text = {"draw": ngettext(
+                    "{name}: {plies} ply, finished, draw (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, draw (White {white}, Black {black})", n),
+                "white": ngettext(
+                    "{name}: {plies} ply, finished, white wins (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, white wins (White {white}, Black {black})",
+                    n),
+                "black": ngettext(
+                    "{name}: {plies} ply, finished, black wins (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, black wins (White {white}, Black {black})",
+                    n)}[r["winner"]]
         return text.format(**words)
     if "resigned" in r:
-        return (_("{name}: {plies} plies, white resigned (White {white}, Black {black})")
+        return (ngettext("{name}: {plies} ply, white resigned (White {white}, Black {black})",
+                         "{name}: {plies} plies, white resigned (White {white}, Black {black})", n)
                 if r["resigned"] == "white" else
-                _("{name}: {plies} plies, black resigned (White {white}, Black {black})")
+                ngettext("{name}: {plies} ply, black resigned (White {white}, Black {black})",
+                         "{name}: {plies} plies, black resigned (White {white}, Black {black})", n)
                 ).format(**words)
-    return _("{name}: {plies} plies, not finished (White {white}, Black {black})").format(**words)
+    return ngettext("{name}: {plies} ply, not finished (White {white}, Black {black})",
+                    "{name}: {plies} plies, not finished (White {white}, Black {black})",
+                    n).format(**words)
