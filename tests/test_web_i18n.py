@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import urllib.request
 
 import pytest
@@ -14,6 +15,7 @@ from firmware_py.state import BoardState
 from firmware_py.web.server import WebThread
 from firmware_py.web.source import StateSource
 
+from .test_remote_page import hosted  # noqa: F401  (a fixture: a board hosting a game)
 from .test_web_browser import browser, expect, needs_chromium, new_page, space  # noqa: F401
 
 pytestmark = needs_chromium
@@ -65,3 +67,16 @@ def test_the_page_stays_english_by_default(new_page):
         expect(page.locator("h1")).to_have_text("DVONN board")
         expect(page.locator("#message")).to_have_text("black to place a DVONN piece")
         expect(page.locator("#phase")).to_have_text("1: placing")
+
+
+def test_the_remote_play_page_speaks_polish(hosted, new_page):
+    game, side, server = hosted
+    i18n.use("pl")
+    page = new_page(server.link("opponent"))
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator("#you")).to_have_text("grasz czarnymi")  # Black plays far away
+    expect(page.locator("#resign")).to_have_text("Poddaj się")
+    expect(page.locator("#link")).to_have_text("połączono")
+    expect(page.locator("#status")).to_have_text(
+        re.compile("^(twój ruch|białe grają na planszy|ruch białych .*)$"))
+    expect(page.locator("#score")).to_have_text(re.compile(r"^białe \d+ · czarne \d+$"))
