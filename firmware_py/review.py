@@ -118,7 +118,7 @@ def review(plies, nodes: int = REVIEW_NODES, seed: int = 0) -> Review:
         bests.append(best)
         movers.append(board.turn)
         board.push(ply)
-    final, _ = _value(board, searcher, nodes)
+    final, _best = _value(board, searcher, nodes)
     values.append(final)
     # A forced ply (a pass, the last placement) is worth what follows it: fill from the end.
     for k in range(len(plies) - 1, -1, -1):
@@ -208,7 +208,7 @@ def review_svg(r: Review, width: int = 720, height: int = 260) -> str:
                     f"<text x='{cx:.1f}' y='{cy - 8 if cy > top + 14 else cy + 16:.1f}' "
                     f"{font} font-size='10' "
                     f"text-anchor='middle' fill='#d01c1c'>{e.n}</text></g>")
-    body.append(f"<text x='{left}' y='16' {font} font-size='12' font-weight='bold'>"
-                + escape(_("Evaluation after every ply (pieces, White's side)"), quote=False) + "</text>")
+    title = escape(_("Evaluation after every ply (pieces, White's side)"), quote=False)
+    body.append(f"<text x='{left}' y='16' {font} font-size='12' font-weight='bold'>{title}</text>")
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
             f"viewBox='0 0 {width} {height}'>" + "".join(body) + "</svg>\n")

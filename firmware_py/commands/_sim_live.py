@@ -244,7 +244,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                 console.print(f"[red]{e}[/red]")
                 continue
             buttons = [a for a in actions if a[0] == "button"]
-            for _, (name,) in buttons:
+            for _button, (name,) in buttons:
                 {"undo": lambda: session.press("undo"), "confirm": lambda: session.press("confirm"),
                  "hint": session.hint,
                  "new_game": lambda: _new_game(session, desk)}[name]()

@@ -84,7 +84,7 @@ class SimDesk:
         self.board.close()
         with self._lock:
             calls, self._calls = list(self._calls), deque()
-        for _, future in calls:
+        for _call, future in calls:
             future.set_exception(ActionRefused("the board was shut down"))
 
     # -- requests from the page (any thread) ------------------------------------------------------
