@@ -6,184 +6,21 @@ change, what is below without updating every caller.
 Pieces are one-letter codes: 'W' white, 'B' black, 'D' DVONN. A stack is a tuple of codes from
 the bottom up: ('B', 'D', 'W') is owned by White. Players are WHITE = 0 and BLACK = 1.
 Spaces are indices 0..48 (see `spaces`).
+
+This module is the position (`Board`); a ply and its notation are in `ply`, the bitboards'
+geometry, precomputed tables and move generation in `bitboards`. The players, pieces and `Ply`,
+and the tables the engine reads (S2P, P2S, DEST, ...), are importable from here too.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from .bitboards import (BOARD, DEST, INTERIOR, MAX_MOBILE_HEIGHT, MOVE_PLY, N_PLACEMENTS, NB,
+                        P2S, PLACE_PLY, S2P, W, Z_PHASE2, Z_TURN, ZOBRIST, any_move, bits,
+                        linked, move_codes, safe_to_vacate)
+from .bitboards import surrounded  # noqa: F401 (re-exported for the engine, firmware_py.ai)
 from .errors import IllegalPly
-from .spaces import (COORDS, DIRECTIONS, INDEX, N_SPACES, NEIGHBOUR_RING, NEIGHBOURS, SPACES,
-                     parse_space, step)
-
-WHITE, BLACK = 0, 1
-PLAYER_NAMES = ("white", "black")
-PIECES = ("W", "B", "D")
-
-
-class Ply(NamedTuple):
-    """A placement (src == -1, dst = space), a move (src, dst) or a pass (-1, -1).
-
-    >>> str(Ply.parse("E3-f3")), str(Ply.parse("e3")), str(Ply.parse("pass"))
-    ('e3f3', 'e3', 'pass')
-    """
-
-    src: int
-    dst: int
-
-    @property
-    def is_pass(self) -> bool:
-        return self.dst < 0
-
-    @property
-    def is_placement(self) -> bool:
-        return self.src < 0 <= self.dst
-
-    @property
-    def is_move(self) -> bool:
-        return self.src >= 0
-
-    def __str__(self) -> str:
-        if self.dst < 0:
-            return "pass"
-        if self.src < 0:
-            return SPACES[self.dst]
-        return SPACES[self.src] + SPACES[self.dst]
-
-    @classmethod
-    def parse(cls, token: str) -> "Ply":
-        """'e3', 'e3f3', 'e3-f3', 'e3:f3' in any case, or 'pass'. ValueError otherwise."""
-        t = token.strip().lower()
-        if t == "pass":
-            return PASS
-        for sep in "-:":
-            t = t.replace(sep, "")
-        if t in INDEX:
-            return cls(-1, INDEX[t])
-        a, b = t[:2], t[2:]  # every space name is two characters
-        if a in INDEX and b in INDEX:
-            return cls(INDEX[a], INDEX[b])
-        parse_space(t)  # raises a clear ValueError naming the token
-        raise ValueError(f"not a ply: {token!r}")
-
-
-PASS = Ply(-1, -1)
-
-
-# ---------------------------------------------------------------------------------------------
-# Internal representation (shared with firmware_py.tools.bench_rules' fast playout).
-#
-# Bitboards are ints over a padded grid: bit p = 12 * row + col (cols 0..10 plus one guard
-# column), so a step in direction (dcol, drow) is a shift by dcol + 12 * drow and anything that
-# wraps lands on a guard or off-board bit, which masking with BOARD (or an occupancy) removes.
-# Public spaces (0..48, see `spaces`) map to padded bits through S2P / P2S.
-# ---------------------------------------------------------------------------------------------
-
-W = 12
-S2P: tuple[int, ...] = tuple(W * r + c for c, r in COORDS)
-P2S: tuple[int, ...] = tuple(S2P.index(p) if p in S2P else -1 for p in range(W * 5))
-BOARD = sum(1 << p for p in S2P)
-DELTAS = tuple(dc + W * dr for dc, dr in DIRECTIONS)  # circular order, like DIRECTIONS
-# NB[p]: bits of the on-board neighbours of p; NB_RING[p]: six neighbour bits (0 off board).
-NB_RING: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if n is None else 1 << S2P[n] for n in NEIGHBOUR_RING[P2S[p]]) if P2S[p] >= 0 else ()
-    for p in range(W * 5))
-NB: tuple[int, ...] = tuple(sum(ring) for ring in NB_RING)
-INTERIOR = sum(1 << S2P[s] for s in range(N_SPACES) if len(NEIGHBOURS[s]) == 6)
-MAX_MOBILE_HEIGHT = 10  # the longest line has 11 spaces
-
-
-def _dest_masks(p: int) -> tuple[int, ...]:
-    """DEST[p][h]: bits of the spaces exactly h steps from p in a straight line (h = 0..48)."""
-    out = [0] * N_SPACES
-    if P2S[p] < 0:
-        return tuple(out)
-    for h in range(1, MAX_MOBILE_HEIGHT + 1):
-        for d in range(6):
-            n = step(P2S[p], d, h)
-            if n is not None:
-                out[h] |= 1 << S2P[n]
-    return tuple(out)
-
-
-DEST: tuple[tuple[int, ...], ...] = tuple(_dest_masks(p) for p in range(W * 5))
-
-
-def one_arc(ring_bits: tuple[int, ...], occ: int) -> bool:
-    """True when the occupied bits of a six-entry neighbour ring form at most one unbroken arc.
-
-    Consecutive ring entries are neighbours of each other, so occupied neighbours that form one
-    arc stay linked to each other when the centre empties: removing the centre cuts nothing off.
-    """
-    flags = [bool(b & occ) for b in ring_bits]
-    starts = sum(1 for i in range(6) if flags[i] and not flags[i - 1])
-    return starts <= 1
-
-
-# SAFE_VACATE[(p, occupied neighbour bits)] -> bool, filled lazily (at most 49 * 64 entries).
-SAFE_VACATE: dict[tuple[int, int], bool] = {}
-
-
-def safe_to_vacate(p: int, occ: int) -> bool:
-    """Emptying p (holding no DVONN piece) cannot cut anything off, given occupancy occ."""
-    n = NB[p] & occ
-    key = (p, n)
-    r = SAFE_VACATE.get(key)
-    if r is None:
-        r = SAFE_VACATE[key] = one_arc(NB_RING[p], n)
-    return r
-
-
-def surrounded(occ: int) -> int:
-    """Bits of the occupied spaces with all six neighbours on board and occupied."""
-    return (occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12) & (occ >> 13)
-            & (occ << 13))
-
-
-def linked(occ: int, dv: int) -> int:
-    """Bits of the occupied spaces linked (through occupied neighbours) to a DVONN piece."""
-    reach = dv
-    while True:  # one step in every direction: offsets {0, 1} + {0, 12} + {0, -13}
-        grow = reach | (reach << 1)
-        grow |= grow << 12
-        grow = (grow | (grow >> 13)) & occ
-        if grow == reach or grow == occ:
-            return grow
-        reach = grow
-
-
-def bits(b: int):
-    """The bit positions set in b, lowest first."""
-    while b:
-        low = b & -b
-        yield low.bit_length() - 1
-        b ^= low
-
-
-# Ready-made Ply objects, so that generating moves creates none. A move is coded internally as
-# ps << 6 | pd (padded bits); padded order is space order, so sorted codes are sorted plies.
-PLACE_PLY: tuple[Ply | None, ...] = tuple(Ply(-1, P2S[p]) if P2S[p] >= 0 else None
-                                          for p in range(W * 5))
-MOVE_PLY: list[Ply | None] = [None] * (64 * 64)
-for _ps in S2P:  # the destinations at every height at once: a cheap import
-    _any = 0
-    for _mask in DEST[_ps][1:MAX_MOBILE_HEIGHT + 1]:
-        _any |= _mask
-    for _pd in bits(_any):
-        MOVE_PLY[_ps << 6 | _pd] = Ply(P2S[_ps], P2S[_pd])
-del _ps, _pd, _any, _mask
-
-
-def _zobrist_table(seed: int) -> dict[str, list[int]]:
-    import random
-    rnd = random.Random(seed)
-    return {c: [rnd.getrandbits(64) for _ in range(W * 5 * N_SPACES)] for c in PIECES}
-
-
-ZOBRIST = _zobrist_table(0xD7011)  # ZOBRIST[piece][p * 49 + depth]
-Z_TURN = 0x9E3779B97F4A7C15
-Z_PHASE2 = 0xC2B2AE3D27D4EB4F
-N_PLACEMENTS = N_SPACES
+from .ply import BLACK, PASS, PIECES, PLAYER_NAMES, WHITE, Ply  # noqa: F401 (re-exported)
+from .spaces import INDEX, N_SPACES, SPACES, parse_space  # noqa: F401 (INDEX: the doctests)
 
 
 class Board:
@@ -336,43 +173,9 @@ class Board:
             return "D"
         return "W" if n % 2 == 0 else "B"
 
-    def _moves(self, player: int) -> list[tuple[int, int]]:
-        """`player`'s moves as sorted (padded src, padded dst) pairs (kept for callers of 0.1)."""
-        return [(c >> 6, c & 63) for c in self._move_codes(player)]
-
     def _move_codes(self, player: int) -> list[int]:
         """Sorted codes (ps << 6 | pd) of `player`'s moves in the current position."""
-        occ = self._occ
-        own = self._w if player == WHITE else self._b
-        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
-                      & (occ >> 13) & (occ << 13))
-        single = mob & self._one
-        out = []
-        append = out.append
-        if single:
-            for d in DELTAS:
-                t = (single << d if d > 0 else single >> -d) & occ
-                while t:
-                    low = t & -t
-                    pd = low.bit_length() - 1
-                    append((pd - d) << 6 | pd)
-                    t ^= low
-        tall = mob & ~self._one
-        st = self._st
-        while tall:
-            low = tall & -tall
-            ps = low.bit_length() - 1
-            tall ^= low
-            h = len(st[ps])
-            if h <= MAX_MOBILE_HEIGHT:
-                t = DEST[ps][h] & occ
-                base = ps << 6
-                while t:
-                    lt = t & -t
-                    append(base | (lt.bit_length() - 1))
-                    t ^= lt
-        out.sort()
-        return out
+        return move_codes(self._occ, self._w if player == WHITE else self._b, self._one, self._st)
 
     def has_moves(self, player: int) -> bool:
         """Whether `player` could move in this position (phase 2), whoever is to move."""
@@ -380,25 +183,7 @@ class Board:
             return False
         if player == self.turn and self._gen is not None:
             return bool(self._gen)
-        occ = self._occ
-        own = self._w if player == WHITE else self._b
-        mob = own & ~(occ & (occ >> 1) & (occ << 1) & (occ >> 12) & (occ << 12)
-                      & (occ >> 13) & (occ << 13))
-        single = mob & self._one
-        if single:
-            if (((single << 1) | (single >> 1) | (single << 12) | (single >> 12)
-                 | (single << 13) | (single >> 13)) & occ):
-                return True
-        tall = mob & ~self._one
-        st = self._st
-        while tall:
-            low = tall & -tall
-            ps = low.bit_length() - 1
-            tall ^= low
-            h = len(st[ps])
-            if h <= MAX_MOBILE_HEIGHT and DEST[ps][h] & occ:
-                return True
-        return False
+        return any_move(self._occ, self._w if player == WHITE else self._b, self._one, self._st)
 
     def _current_moves(self) -> list[int]:
         gen = self._gen

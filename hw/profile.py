@@ -31,6 +31,7 @@ from firmware_py.errors import ProfileError
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 
 from .geometry import Geometry
+from .profile_reading import Table, int_list
 
 ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
 SCANNER_KINDS = ("serial", "direct")
@@ -158,75 +159,11 @@ class Profile:
         return tuple(s.led for s in self.spaces)
 
 
-# ----------------------------------------------------------------------------- reading
-
-
-class _Table:
-    """A TOML table being read: knows its dotted key and complains about unknown keys."""
-
-    def __init__(self, data: Any, key: str):
-        if not isinstance(data, dict):
-            raise ProfileError(key, f"expected a table, got {type(data).__name__}")
-        self.data, self.key, self.used = data, key, set()
-
-    def path(self, name: str) -> str:
-        return f"{self.key}.{name}" if self.key else name
-
-    def get(self, name: str, kind: type | tuple, default: Any = ..., check=None, what: str = ""):
-        self.used.add(name)
-        key = self.path(name)
-        if name not in self.data:
-            if default is ...:
-                raise ProfileError(key, "missing")
-            return default
-        value = self.data[name]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            if float in kinds and isinstance(value, int) and not isinstance(value, bool):
-                try:
-                    value = float(value)
-                except OverflowError:  # an integer of hundreds of digits
-                    raise ProfileError(key, f"expected {what or _kind_name(kinds)}, got an "
-                                            "integer too large for any setting") from None
-            else:
-                raise ProfileError(key, f"expected {what or _kind_name(kinds)}, got {value!r}")
-        if check is not None and not check(value):
-            raise ProfileError(key, f"expected {what}, got {value!r}")
-        return value
-
-    def table(self, name: str, required: bool = False) -> _Table | None:
-        self.used.add(name)
-        if name not in self.data:
-            if required:
-                raise ProfileError(self.path(name), "missing table")
-            return None
-        return _Table(self.data[name], self.path(name))
-
-    def done(self) -> None:
-        unknown = sorted(set(self.data) - self.used)
-        if unknown:
-            raise ProfileError(self.path(unknown[0]),
-                               f"unknown key (known here: {', '.join(sorted(self.used))})")
-
-
-def _kind_name(kinds: tuple) -> str:
-    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-             list: "a list", dict: "a table"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+# ----------------------------------------------------------------------------- reading (with profile_reading.Table)
 
 
 def _pin(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value in BCM_PINS
-
-
-def _int_list(t: _Table, name: str, default, length: int | None, check, what: str) -> tuple:
-    values = t.get(name, list, default)
-    if length is not None and len(values) != length:
-        raise ProfileError(t.path(name), f"expected {length} entries, got {len(values)}")
-    for i, v in enumerate(values):
-        if not isinstance(v, int) or isinstance(v, bool) or not check(v):
-            raise ProfileError(f"{t.path(name)}[{i}]", f"expected {what}, got {v!r}")
-    return tuple(values)
 
 
 def parse_profile(text: str, source: str = "<string>") -> Profile:
@@ -237,11 +174,11 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         raise ProfileError(source, f"not valid TOML: {exc}") from None
     except RecursionError:  # '[[[[...' hundreds deep: no profile is nested like that
         raise ProfileError(source, "not a profile: nested too deeply") from None
-    top = _Table(data, "")
+    top = Table(data, "")
     name = top.get("name", str, Path(source).stem)
     top.get("description", str, "")
 
-    t = top.table("scanner") or _Table({}, "scanner")
+    t = top.table("scanner") or Table({}, "scanner")
     scanner = ScannerConfig(
         kind=t.get("kind", str, "serial", lambda v: v in SCANNER_KINDS, "one of " + ", ".join(SCANNER_KINDS)),
         port=t.get("port", str, ScannerConfig.port),
@@ -258,7 +195,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     )
     t.done()
 
-    t = top.table("adc") or _Table({}, "adc")
+    t = top.table("adc") or Table({}, "adc")
     adc_type = t.get("type", str, "RP2040")
     if adc_type.upper() not in ADC_BITS:
         raise ProfileError("adc.type", f"unknown ADC {adc_type!r} (known: {', '.join(ADC_BITS)})")
@@ -271,15 +208,15 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         spi_port=t.get("spi_port", int, 0, lambda v: v in (0, 1), "SPI port 0 or 1"),
         spi_device=t.get("spi_device", int, 0, lambda v: v in (0, 1, 2), "chip select 0..2"),
         vref=t.get("vref", float, 3.3, lambda v: 1.0 <= v <= 5.5, "volts 1..5.5"),
-        mux_channels=_int_list(t, "mux_channels", [0, 1, 2, 3], None,
+        mux_channels=int_list(t, "mux_channels", [0, 1, 2, 3], None,
                                lambda v: 0 <= v < adc_inputs, f"an ADC channel 0..{adc_inputs - 1}"),
     )
     t.done()
 
-    t = top.table("mux") or _Table({}, "mux")
+    t = top.table("mux") or Table({}, "mux")
     mux = MuxConfig(
         count=t.get("count", int, 4, lambda v: 1 <= v <= 8, "1..8 multiplexers"),
-        select=_int_list(t, "select", [5, 6, 13, 19], 4, lambda v: 0 <= v <= 29, "a GPIO number"),
+        select=int_list(t, "select", [5, 6, 13, 19], 4, lambda v: 0 <= v <= 29, "a GPIO number"),
         settle_us=t.get("settle_us", int, 20, lambda v: 0 <= v <= 10_000, "microseconds 0..10000"),
     )
     t.done()
@@ -291,7 +228,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     if mux.count * MUX_INPUTS < N_SPACES:
         raise ProfileError("mux.count", f"{mux.count} x {MUX_INPUTS} inputs cannot hold 49 sensors")
 
-    t = top.table("sensor") or _Table({}, "sensor")
+    t = top.table("sensor") or Table({}, "sensor")
     sensor = SensorConfig(
         type=t.get("type", str, "DRV5055A3"),
         mv_per_mt=t.get("mv_per_mt", float, 16.5, lambda v: 1 <= v <= 200, "mV per mT 1..200"),
@@ -300,7 +237,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     )
     t.done()
 
-    t = top.table("leds") or _Table({}, "leds")
+    t = top.table("leds") or Table({}, "leds")
     driver = t.get("driver", str, "serial", lambda v: v in LED_DRIVERS, "one of " + ", ".join(LED_DRIVERS))
     count = t.get("count", int, 50, lambda v: N_SPACES <= v <= 340, "49..340 LEDs")
     order = t.get("order", str, "GRB").upper()
@@ -320,7 +257,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         dma=t.get("dma", int, 10, lambda v: v in (5, 8, 9, 10, 11, 12, 13, 14), "a free DMA channel such as 10"),
         channel=t.get("channel", int, 0, lambda v: v in (0, 1), "PWM channel 0 or 1"),
         invert=t.get("invert", bool, False),
-        status=_int_list(t, "status", [], None, lambda v: 0 <= v < count, f"an LED index 0..{count - 1}"),
+        status=int_list(t, "status", [], None, lambda v: 0 <= v < count, f"an LED index 0..{count - 1}"),
         device=t.get("device", str, LedConfig.device),
     )
     t.done()
@@ -356,7 +293,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
             m.done()
         t.done()
 
-    geometry = _geometry(top.table("geometry") or _Table({}, "geometry"))
+    geometry = _geometry(top.table("geometry") or Table({}, "geometry"))
     spaces = _spaces(top.table("spaces", required=True), mux, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
@@ -366,7 +303,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     return profile
 
 
-def _geometry(t: _Table) -> Geometry:
+def _geometry(t: Table) -> Geometry:
     """The [geometry] table: every key a length in mm > 0, defaulting to the reference board."""
     defaults = Geometry()
     values = {name: t.get(name, float, getattr(defaults, name), lambda v: 0 < v <= 1000,
@@ -379,7 +316,7 @@ def _geometry(t: _Table) -> Geometry:
     return geometry
 
 
-def _spaces(t: _Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
+def _spaces(t: Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
     wiring: dict[int, SpaceWiring] = {}
     sensor_owner: dict[tuple[int, int], str] = {}
     led_owner: dict[int, str] = {f: f"leds.status[{i}]" for i, f in enumerate(leds.status)}

@@ -13,13 +13,16 @@ unplugged) `read_frame` raises `LinkLost`; later calls try to reopen the port wi
 back-off (0.1 s doubling up to the profile's ``reopen_max_s``) and raise `LinkLost` until it is
 back, then frames simply resume. LED frames shown while the link is down are kept, and the last
 one is sent again on reconnection.
+
+This module is the port (opening, reopening, reading, writing) and the LEDs; what received bytes
+become is `dvonn_hw.scanner_receive`; talking to a scanner by hand and the benchmark are
+`python -m dvonn_hw.serial_diag`.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import asdict, dataclass, field
 
 import serial
 from serial.tools import list_ports as _list_ports
@@ -29,51 +32,16 @@ from firmware_py.interfaces import LedFrame, SensorFrame
 from firmware_py.spaces import N_SPACES
 
 from . import protocol
-from .firmware.scanner import FIRMWARE_VERSION
 from .leds import ChainEncoder
+from .scanner_receive import LinkStats, ScannerReceiver
 
 RP2040_VID = 0x2E8A  # Raspberry Pi (Pico, RP2040 boards running MicroPython)
 FIRST_BACKOFF = 0.1
 LED_REFRESH_S = 1.0  # an unchanged LED frame is sent again after this long
-READ_QUANTUM = 0.02
-MAX_PENDING = 256  # frames received but not yet read; beyond this the oldest are dropped
+READ_QUANTUM = 0.02  # longest single blocking read: read_frame's timeout may overshoot by this
 # Ctrl-C, Ctrl-C, Ctrl-D: a MicroPython scanner whose main.py stopped sits at its REPL, where
 # this soft-resets it and so restarts main.py. A running firmware ignores it as garbage.
-REPL_RESTART = b"\x03\x03\x04"  # longest single blocking read: read_frame's timeout may overshoot by this
-COPY_FIRMWARE = ("copy this installation's firmware onto it with `dvonn-board firmware install` "
-                 "(hw/README.md, \"Flash the Pico\")")
-
-
-@dataclass
-class LinkStats:
-    """What the link has seen since it was created (reconnections included)."""
-
-    frames: int = 0  # sensor frames delivered
-    packets: int = 0  # good packets of any type
-    garbage_bytes: int = 0  # bytes not in any good packet
-    truncated: int = 0  # packets cut short or not valid COBS
-    bad_crc: int = 0
-    bad_version: int = 0
-    too_long: int = 0
-    gaps: int = 0  # jumps in the scanner's sequence numbers
-    lost: int = 0  # packets missing in those jumps
-    stale: int = 0  # packets repeated or older than the last one: dropped
-    bad_frames: int = 0  # sensor, HELLO or PONG packets with a wrong body
-    unknown: int = 0  # packets of a type we do not use
-    scanner_errors: int = 0  # ERROR packets from the scanner
-    led_frames: int = 0  # LED frames sent
-    write_errors: int = 0
-    link_losses: int = 0
-    reconnects: int = 0
-    silences: int = 0  # times the scanner sent nothing for silent_s while connected
-    dropped: int = 0  # frames dropped because nobody read them
-    last_error: str = ""
-    scanner: dict = field(default_factory=dict)  # the scanner's HELLO (name, adc_bits, ...)
-    mismatch: str = ""  # why the scanner's frames are refused (another firmware version)
-    refused: int = 0  # sensor frames refused for that
-
-    def as_dict(self) -> dict:
-        return asdict(self)
+REPL_RESTART = b"\x03\x03\x04"
 
 
 def list_ports() -> list[dict]:
@@ -91,7 +59,7 @@ def list_ports() -> list[dict]:
     return sorted(ports, key=lambda p: (not p["likely_scanner"], p["device"]))
 
 
-class SerialScanner:
+class SerialScanner(ScannerReceiver):
     """SensorSource and LedSink over a scanner link.
 
     channels: the scanner channel of each space (space-index order), from the profile.
@@ -297,101 +265,6 @@ class SerialScanner:
             # TypeError: pyserial's read on a port closed under it by another thread
             raise self._lose(exc) from None
 
-    def feed(self, data: bytes) -> None:
-        """Handle received bytes: queue their sensor frames, count everything else."""
-        messages = self._decoder.feed(data)
-        if messages:
-            self._last_packet_at = self._clock()
-        for message in messages:
-            self.stats.packets += 1
-            kind = message.kind
-            if kind == protocol.HELLO:
-                self._tracker.reset()  # a (re)started scanner numbers from 0 again
-            missing = self._tracker.check(message.seq)
-            if missing == protocol.SeqTracker.STALE:
-                continue  # a repeat or an old packet: never new data
-            if kind == protocol.SENSOR_FRAME:
-                self._sensor(message, missing)
-            elif kind == protocol.HELLO:
-                self._hello(message)
-            elif kind == protocol.PONG:
-                self._pong(message)
-            elif kind == protocol.ERROR:
-                self.stats.scanner_errors += 1
-                try:
-                    code, detail = protocol.parse_error(message.body)
-                    self.stats.last_error = f"scanner error {code}: {detail}"
-                except ValueError:
-                    pass
-            else:
-                self.stats.unknown += 1
-        d, s = self._decoder, self.stats
-        if d.bad_version > s.bad_version and not messages and not s.scanner:
-            s.mismatch = (f"the scanner speaks protocol version {d.other_version}, this "
-                          f"dvonn-board version {protocol.VERSION}: {COPY_FIRMWARE}")
-        s.garbage_bytes, s.truncated, s.bad_crc = d.garbage_bytes, d.truncated, d.bad_crc
-        s.bad_version, s.too_long = d.bad_version, d.too_long
-        s.gaps, s.lost, s.stale = self._tracker.gaps, self._tracker.lost, self._tracker.stale
-
-    def _sensor(self, message: protocol.Message, missing: int) -> None:
-        if self.stats.mismatch:
-            self.stats.refused += 1
-            return
-        try:
-            time_us, readings = protocol.parse_sensor(message.body)
-            raw = tuple([readings[c] for c in self.channels])
-        except (ValueError, IndexError):
-            self.stats.bad_frames += 1
-            return
-        self._seq = (self._seq + 1 + missing) & 0xFFFF
-        if len(self._pending) >= MAX_PENDING:
-            self._pending.popleft()
-            self.stats.dropped += 1
-        self._pending.append(SensorFrame(self._seq, self._frame_time(time_us), raw))
-        self.stats.frames += 1
-
-    def _frame_time(self, time_us: int) -> float:
-        """Scanner microseconds (u32, wrapping) as seconds on the host's monotonic clock."""
-        if self._t_offset is None:  # new connection: anchor the scanner clock to ours
-            self._t_wraps, self._t_last_us = 0, time_us
-            self._t_offset = self._clock() - time_us / 1e6
-        elif time_us < self._t_last_us:
-            self._t_wraps += 1
-        self._t_last_us = time_us
-        t = self._t_offset + (self._t_wraps * 2**32 + time_us) / 1e6
-        t = max(t, self._last_time + 1e-6)  # never backwards, whatever the scanner does
-        self._last_time = t
-        return t
-
-    def _pong(self, message: protocol.Message) -> None:
-        try:
-            protocol.parse_pong(message.body)
-        except ValueError:  # e.g. an odd length: a broken scanner, not an answer
-            self.stats.bad_frames += 1
-            return
-        self._replies.append(message)
-
-    def _hello(self, message: protocol.Message) -> None:
-        try:
-            info = protocol.parse_hello(message.body)
-        except ValueError:
-            self.stats.bad_frames += 1
-            return
-        self.stats.scanner = info
-        if info["role"] == protocol.ROLE_SCANNER:
-            self.stats.mismatch = "" if info["firmware"] == FIRMWARE_VERSION else (
-                f"the scanner runs firmware version {info['firmware']}, this dvonn-board needs "
-                f"version {FIRMWARE_VERSION}: {COPY_FIRMWARE}")
-            if self.stats.mismatch:
-                self.stats.last_error = self.stats.mismatch
-        if info["adc_bits"] and (1 << info["adc_bits"]) - 1 != self.adc_max:
-            self.stats.last_error = (f"the scanner has a {info['adc_bits']}-bit ADC but the "
-                                     f"profile expects codes up to {self.adc_max}")
-        if info["channels"] and info["channels"] <= max(self.channels):
-            self.stats.last_error = (f"the scanner sends {info['channels']} channels but the "
-                                     f"profile uses channel {max(self.channels)}")
-        self._replies.append(message)
-
     # ------------------------------------------------------------------ LedSink
 
     def show(self, frame: LedFrame) -> None:
@@ -465,97 +338,3 @@ class SerialScanner:
                 port.close()
             except Exception:
                 pass
-
-
-def benchmark(frames: int = 2000) -> dict:
-    """Microseconds per sensor frame on this machine: protocol encode, decode, and the
-    scanner's whole receive path (decode, channel map, SensorFrame), without any I/O."""
-    readings = list(range(1000, 1000 + N_SPACES))
-    enc = protocol.Encoder()
-    packets = [enc.packet(protocol.SENSOR_FRAME, protocol.sensor_body(i * 10_000, readings))
-               for i in range(frames)]
-    wire = b"".join(packets)
-
-    def best(fn) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return round(min(times) / frames * 1e6, 1)
-
-    scanner = SerialScanner.__new__(SerialScanner)  # no port: only the receive path
-    scanner.channels, scanner.stats = tuple(range(N_SPACES)), LinkStats()
-    scanner._decoder, scanner._tracker = protocol.Decoder(), protocol.SeqTracker()
-    scanner._pending, scanner._replies = deque(), deque()
-    scanner._seq, scanner._t_offset, scanner._last_time = -1, None, float("-inf")
-    scanner._clock = time.monotonic
-
-    def feed():
-        scanner.feed(wire)
-        scanner._pending.clear()
-
-    return {"frames": frames,
-            "encode_us": best(lambda: [protocol.encode(protocol.SENSOR_FRAME, i,
-                                                       protocol.sensor_body(i, readings))
-                                       for i in range(frames)]),
-            "decode_us": best(lambda: protocol.Decoder().feed(wire)),
-            "feed_us": best(feed)}
-
-
-def main(argv: list[str] | None = None) -> int:  # python -m dvonn_hw.serial_link [--port PORT]
-    """List serial ports; with --port, talk to the scanner and print what the link sees."""
-    import argparse
-    import json
-
-    parser = argparse.ArgumentParser(prog="python -m dvonn_hw.serial_link", description=main.__doc__)
-    parser.add_argument("--port", help="the scanner's port, e.g. /dev/dvonn-scanner")
-    parser.add_argument("--seconds", type=float, default=2.0, help="how long to read frames")
-    parser.add_argument("--bench", action="store_true",
-                        help="measure the host's cost per sensor frame (decode, map) and exit")
-    parser.add_argument("--frames", type=int, default=2000, help="frames per --bench run")
-    args = parser.parse_args(argv)
-    if args.bench:
-        r = benchmark(args.frames)
-        print(f"per sensor frame of {N_SPACES} readings, best of 3 x {r['frames']}: "
-              f"encode {r['encode_us']:.1f} us, decode {r['decode_us']:.1f} us, "
-              f"SerialScanner.feed (decode + map + SensorFrame) {r['feed_us']:.1f} us")
-        return 0
-    if not args.port:
-        ports = list_ports()
-        for p in ports:
-            mark = "  <- RP2040, likely the scanner" if p["likely_scanner"] else ""
-            print(f"{p['device']}: {p['description']} [{p['hwid']}]{mark}")
-        if not ports:
-            print("no serial ports found")
-        return 0
-    scanner = SerialScanner(args.port)
-    try:
-        hello = scanner.hello()
-        print("hello:", hello if hello is not None else "no answer")
-        ping = scanner.ping(timeout=1.0)
-        if ping is None:
-            print("ping: no answer")
-        else:
-            print(f"ping: {ping[0] * 1000:.1f} ms; scanner received "
-                  f"frames/bad_crc/broken/gaps = {ping[1]}")
-        start, frames, first = time.monotonic(), 0, None
-        while time.monotonic() - start < args.seconds:
-            frame = scanner.read_frame(timeout=0.2)
-            if frame is not None:
-                frames += 1
-                first = first or frame
-        print(f"{frames} frames in {args.seconds:.1f} s ({frames / args.seconds:.0f} per second)")
-        if first is not None:
-            print("first frame:", first.raw)
-    except LinkLost as exc:
-        print("link lost:", exc)
-        return 1
-    finally:
-        print("stats:", json.dumps(scanner.stats.as_dict(), indent=1))
-        scanner.close()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -38,167 +38,22 @@ from __future__ import annotations
 
 import collections
 import random
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from firmware_py.colours import BY_NAME, PATTERNS, SIGNALS
-from firmware_py.errors import RecordError
+from firmware_py.colours import BY_NAME
 from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
-from firmware_py.spaces import N_SPACES, NEIGHBOURS, SPACES
+from firmware_py.spaces import SPACES
 
-MISTAKES = ("wrong_lift", "opponent_lift", "illegal_setdown", "wrong_remove", "knock",
-            "slide_over", "fast_answer", "wrong_piece")
-"""wrong_lift: lift another own stack and put it back; opponent_lift: lift an opponent's stack
-and put it back; illegal_setdown: set the stack down on an illegal space, then lift it off and
-play the real move; wrong_remove: after an isolating move, lift a stack that stays and put it
-back; knock: knock a stack off its space and push it back; slide_over: slide the stack low over
-another legal destination on the way to the real one; fast_answer: play before the last ply has
-settled (50-120 ms after the set-down, not waiting for the LEDs); wrong_piece: place a piece of
-the wrong colour, then take it away and place the right one."""
+from .choosers import Chooser, random_chooser, record_chooser
+from .led_view import LedView
+from .mistakes import MISTAKES, Mistakes, PlyMotions
 
 PROBLEMS = ("error", "missing", "extra", "ask", "remove")
-TO_PLAY = ("white_to_play", "black_to_play", "dvonn_to_place", "pass")
 OVER = ("winner", "draw")
 
 
-@dataclass(frozen=True)
-class Mistakes:
-    """rate: chance per ply of one mistake, of one of `kinds` (those possible at that moment)."""
-
-    rate: float = 0.0
-    kinds: tuple[str, ...] = MISTAKES
-
-    def __post_init__(self):
-        for k in self.kinds:
-            if k not in MISTAKES:
-                raise ValueError(f"unknown mistake {k!r} (one of {', '.join(MISTAKES)})")
-        if not 0.0 <= self.rate <= 1.0:
-            raise ValueError(f"mistake rate must be in 0..1, not {self.rate!r}")
-
-
-# -- reading the LEDs ---------------------------------------------------------------------------
-_BY_RGB: dict[tuple, list] = collections.defaultdict(list)
-for _s in SIGNALS:
-    _BY_RGB[tuple(_s.rgb)].append(_s)
-
-
-def _longest_dark(pattern: str) -> float:
-    """The longest time a space showing `pattern` stays dark."""
-    p = PATTERNS[pattern]
-    gaps = [b_start - a_end for (_, a_end), (b_start, _) in zip(p.on, p.on[1:])]
-    gaps.append(p.period - p.on[-1][1] + p.on[0][0])
-    return max(gaps)
-
-
-_DARK_MAX = {name: _longest_dark(name) for name in PATTERNS}
-
-
-def _nearest(rgb) -> tuple | None:
-    """The signal colour nearest to rgb (LEDs read back through gamma are a little off)."""
-    best = min(_BY_RGB, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, rgb)))
-    return best if sum((a - b) ** 2 for a, b in zip(best, rgb)) <= 3 * 40 ** 2 else None
-
-
-class LedView:
-    """What a person sees on the LEDs over the last `window` seconds: the signal on each space.
-
-    A blinking space counts as showing its colour though it is dark part of the time (the window
-    spans every pattern's period), until it has stayed dark longer than its pattern ever is (then
-    the board has moved on). Each signal has its own colour (`firmware_py.colours`); the nearest
-    one is taken for colours a little off (LEDs read back through the chain's gamma).
-    """
-
-    def __init__(self, log: Iterable, now: float, window: float = 1.3, since: float = -1e9):
-        self.now = now
-        self.signal: dict[int, str] = {}
-        entries = list(log)
-        if not entries:
-            return
-        start = max(now - window, min(since, now))
-        # The frame in effect at `start`, then every frame since.
-        recent = [e for e in entries if e[0] > start]
-        before = [e for e in entries if e[0] <= start]
-        frames = ([(start, before[-1][1])] if before else []) + recent
-        dark = (0, 0, 0)
-        for space in range(N_SPACES):
-            states = [(t, f.spaces[space]) for t, f in frames]
-            i = len(states) - 1
-            while i >= 0 and tuple(states[i][1]) == dark:
-                i -= 1
-            if i < 0:
-                continue
-            rgb = tuple(states[i][1])
-            signal = _BY_RGB.get(rgb) or _BY_RGB.get(_nearest(rgb))
-            if not signal:
-                continue
-            signal = signal[0]
-            if i < len(states) - 1 and now - states[i + 1][0] > _DARK_MAX[signal.pattern] + 0.05:
-                continue  # dark for longer than its pattern ever is: no longer shown
-            self.signal[space] = signal.name
-
-    def spaces(self, *names: str) -> list[int]:
-        return sorted(s for s, n in self.signal.items() if n in names)
-
-    def shows(self, *names: str) -> bool:
-        return any(n in names for n in self.signal.values())
-
-    def __repr__(self) -> str:
-        by = collections.defaultdict(list)
-        for s, n in sorted(self.signal.items()):
-            by[n].append(SPACES[s])
-        return f"<LedView {dict(by)}>"
-
-
-# -- choosing plies ---------------------------------------------------------------------------
-Chooser = Callable[[Board], "Ply | None"]
-
-
-def record_chooser(tokens: Iterable) -> Chooser:
-    """Plies from a game record: tokens 'e3', 'e3f3', 'e3-f3', 'e3:f3', 'pass', 'resign' (ends
-    the game); a '|w' or '|b' suffix (who played it) is ignored. Forced passes and a forced last
-    placement left out of the record are filled in."""
-    items = list(tokens)
-    pos = [0]
-
-    def choose(board: Board):
-        legal = board.legal_plies()
-        if pos[0] >= len(items):
-            return None
-        token = items[pos[0]]
-        if isinstance(token, Ply):
-            ply = token
-        elif str(token).split("|")[0].strip().lower() == "resign":
-            return None
-        else:
-            try:
-                ply = Ply.parse(str(token).split("|")[0])
-            except ValueError as e:
-                raise RecordError(str(e), ply=pos[0] + 1, token=str(token)) from None
-        if legal == [PASS] and ply != PASS:
-            return PASS  # a forced pass the record leaves out
-        if board.phase == 1 and ply.is_move and len(legal) == 1:
-            return legal[0]  # the forced 49th placement
-        if not board.is_legal(ply):
-            raise RecordError(f"ply {pos[0] + 1}: {token!r} is not legal here", ply=pos[0] + 1,
-                              token=str(token))
-        pos[0] += 1
-        return ply
-
-    return choose
-
-
-def random_chooser(seed: int = 0) -> Chooser:
-    rnd = random.Random(seed)
-
-    def choose(board: Board):
-        legal = board.legal_plies()
-        return rnd.choice(legal) if legal else None
-
-    return choose
-
-
 # -- the players ------------------------------------------------------------------------------
-class Players:
+class Players(PlyMotions):
     """Both players of one game at the simulated board (see the module docstring).
 
     moves: a list of record tokens, a chooser callable (Board -> Ply, None to stop), or None for
@@ -348,33 +203,6 @@ class Players:
             settled = yield from self._after(ply, isolated)
         self._note("stopped at max_plies")
 
-    def _pick_mistake(self, ply: Ply, settled: bool) -> str | None:
-        m = self.mistakes
-        if not m.kinds or self.rng.random() >= m.rate:
-            return None
-        b = self.truth
-        possible = []
-        for k in m.kinds:
-            if k == "wrong_lift" and ply.is_move and len(self._own(b.turn)) > 1:
-                possible.append(k)
-            elif k == "opponent_lift" and ply.is_move and self._own(1 - b.turn):
-                possible.append(k)
-            elif k == "illegal_setdown" and ply.is_move:
-                possible.append(k)
-            elif k == "knock" and any(b.stack(s) for s in range(N_SPACES)):
-                possible.append(k)
-            elif k == "slide_over" and ply.is_move and len(b.destinations(ply.src)) > 1:
-                possible.append(k)
-            elif (k == "fast_answer" and settled and b.ply_count > 0
-                  and b.turn not in self.computer):  # the computer's ply is waited for
-                possible.append(k)
-            elif k == "wrong_piece" and ply.is_placement:
-                possible.append(k)
-        return self.rng.choice(possible) if possible else None
-
-    def _own(self, player: int) -> list[int]:
-        return [s for s in range(N_SPACES) if self.truth.owner(s) == player]
-
     # -- the computer's plies -------------------------------------------------------------------
     def _computer_ply(self):
         """Wait for the board to show the computer's ply and return it (None: never shown)."""
@@ -403,80 +231,6 @@ class Players:
             self._complain(f"shows {ply} for the computer, not legal here")
             return None
         return ply
-
-    # -- plies ----------------------------------------------------------------------------------
-    def _place(self, ply: Ply, kind: str | None):
-        piece = self.truth.piece_to_place()
-        if kind == "wrong_piece":
-            wrong = "B" if piece == "W" else "W"
-            if self.board.available(wrong):
-                self._mistake(kind)
-                self.hand.place(ply.dst, wrong)
-                yield self._idle()
-                yield from self._react_to(("error", "extra"))
-                self.hand.lift(ply.dst)
-                self.hand.stow()
-        self.hand.place(ply.dst, piece)
-        yield self._idle()
-
-    def _move(self, ply: Ply, kind: str | None):
-        b, hand = self.truth, self.hand
-        src, dst = ply
-        if kind in ("wrong_lift", "opponent_lift"):
-            side = b.turn if kind == "wrong_lift" else 1 - b.turn
-            other = self.rng.choice([s for s in self._own(side) if s != src])
-            self._mistake(kind)
-            hand.lift(other)
-            yield self._idle()
-            yield from self._react_to(("error",))
-            hand.put(other)
-            yield self._idle()
-        dests = set(b.destinations(src))
-        near = [s for s in range(N_SPACES) if s != src and s not in dests
-                and (b.stack(s) or any(b.stack(n) for n in NEIGHBOURS[s]))]
-        if kind == "illegal_setdown" and near:
-            bad = self.rng.choice(near)
-            self._mistake(kind)
-            n = b.height(src)
-            hand.lift(src)
-            hand.put(bad)
-            yield self._idle()
-            yield from self._react_to(("error", "missing", "extra"))
-            hand.lift(bad, count=n)
-            hand.put(dst)
-        elif kind == "slide_over":
-            via = self.rng.choice([d for d in b.destinations(src) if d != dst])
-            self._mistake(kind)
-            self._note(f"sliding over {SPACES[via]}")
-            hand.slide(src, dst, via=[via])
-        else:
-            hand.lift(src)
-            yield self._idle()
-            yield self._pause(self._draw("react") / 3)  # a glance at the destinations
-            hand.put(dst)
-        yield self._idle()
-
-    def _knock(self, ply: Ply):
-        b = self.truth
-        target = ply.dst if ply.is_move else None
-        occupied = [s for s in range(N_SPACES) if b.stack(s) and s != target]
-        if ply.is_move:
-            occupied = [s for s in occupied if s != ply.src] or occupied
-        near = [s for s in occupied if any(n in (ply.src, ply.dst) for n in NEIGHBOURS[s])]
-        space = self.rng.choice(near or occupied)
-        self._mistake("knock")
-        self.hand.knock(space)
-        yield self._idle()
-        yield from self._react_to(("missing", "error", "extra"))
-        self.hand.restore(space)
-        yield self._idle()
-
-    def _react_to(self, names):
-        """Notice a mistake: from the LEDs when the board shows them, else after a moment."""
-        if self._watching():
-            deadline = self.board.now + 3.0
-            yield lambda now: now >= deadline or self.leds(now).shows(*names)
-        yield self._pause(self._draw("react"))
 
     # -- after a ply ----------------------------------------------------------------------------
     def _after(self, ply: Ply, isolated: list[int]):
@@ -556,20 +310,6 @@ class Players:
                 self._complain(f"did not acknowledge {ply}: {view}")
                 return False
             yield self._pause(0.1)
-
-    def _wrong_remove(self, left: list[int]):
-        b = self.truth  # already after the ply
-        stays = [s for s in range(N_SPACES) if b.stack(s) and s not in left]
-        near = [s for s in stays if any(n in left for n in NEIGHBOURS[s])] or stays
-        if not near:
-            return
-        space = self.rng.choice(near)
-        self._mistake("wrong_remove")
-        self.hand.lift(space)
-        yield self._idle()
-        yield from self._react_to(("missing", "error"))
-        self.hand.put(space)
-        yield self._idle()
 
     def _await_board(self):
         """Wait until the board shows it is this ply's turn (or give up after ack_timeout)."""

@@ -223,11 +223,11 @@ def test_files_for_the_microcontroller_stay_micropython(path):
 
 
 def test_link_tool_against_a_live_scanner(capsys):
-    """`python -m dvonn_hw.serial_link --port ...` against the firmware running in a thread."""
+    """`python -m dvonn_hw.serial_diag --port ...` against the firmware running in a thread."""
     import threading
     import time
 
-    from dvonn_hw import serial_link
+    from dvonn_hw import serial_diag
 
     master, slave = os.openpty()
     tty.setraw(slave)
@@ -246,7 +246,7 @@ def test_link_tool_against_a_live_scanner(capsys):
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
-        assert serial_link.main(["--port", os.ttyname(slave), "--seconds", "0.3"]) == 0
+        assert serial_diag.main(["--port", os.ttyname(slave), "--seconds", "0.3"]) == 0
     finally:
         stop.set()
         thread.join()

@@ -135,3 +135,11 @@ def test_play_and_selftest_name_a_hostile_profile_without_a_traceback(tmp_path, 
         assert main(argv) in (1, 2)
         err = capsys.readouterr().err
         assert "nested too deeply" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["dvonn_hw.profile", "dvonn_hw.profile_reading"])
+def test_doctests(name):
+    import doctest
+    import importlib
+    failed, attempted = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0

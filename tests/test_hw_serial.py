@@ -18,7 +18,7 @@ from firmware_py.errors import LinkLost
 from firmware_py.interfaces import LedFrame, LedSink, SensorSource
 from firmware_py.spaces import N_SPACES
 from dvonn_hw import protocol as p
-from dvonn_hw import serial_link
+from dvonn_hw import scanner_receive, serial_diag, serial_link
 from dvonn_hw.leds import ChainEncoder
 from dvonn_hw.profile import load_profile
 from dvonn_hw.serial_link import SerialScanner
@@ -319,9 +319,9 @@ def test_list_ports_puts_rp2040_first(monkeypatch):
 
 
 def test_receive_path_benchmark_reports_figures(capsys):
-    r = serial_link.benchmark(frames=20)
+    r = serial_diag.benchmark(frames=20)
     assert r["frames"] == 20 and min(r["encode_us"], r["decode_us"], r["feed_us"]) > 0
-    assert serial_link.main(["--bench", "--frames", "20"]) == 0
+    assert serial_diag.main(["--bench", "--frames", "20"]) == 0
     assert "SerialScanner.feed" in capsys.readouterr().out
 
 
@@ -353,7 +353,7 @@ def test_unread_frames_are_capped(link):
     fake, scanner, _ = link()
     enc = p.Encoder()
     scanner.feed(b"".join(enc.packet(p.SENSOR_FRAME, p.sensor_body(i, readings(i)))
-                          for i in range(serial_link.MAX_PENDING + 10)))
+                          for i in range(scanner_receive.MAX_PENDING + 10)))
     assert scanner.stats.dropped == 10
     first = scanner.read_frame(timeout=0)
     assert first.raw[0] == 10  # the oldest went; the frame numbers show the loss
@@ -404,7 +404,7 @@ def test_the_link_tool_reports_a_broken_pong_without_a_traceback(tmp_path, capsy
     fake.answer_hello_with(enc.packet(p.HELLO, p.hello_body(p.ROLE_SCANNER, 12, 49, 50, 100, "x", FIRMWARE_VERSION)),
                            enc.packet(p.PONG, p.ping_body(1) + b"\x07"))
     try:
-        assert serial_link.main(["--port", path, "--seconds", "0.1"]) == 0
+        assert serial_diag.main(["--port", path, "--seconds", "0.1"]) == 0
     finally:
         fake.unplug()
     out = capsys.readouterr().out

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from firmware_py.ai import side_terms
-from firmware_py.rules import BLACK, PASS, P2S, S2P, WHITE, Board, Ply
+from firmware_py.bitboards import P2S, S2P
+from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
 from firmware_py.tools.bench_rules import playout, random_game
 from tests.reference_rules import RefGame
 

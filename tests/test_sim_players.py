@@ -236,3 +236,12 @@ def test_led_view_forgets_a_signal_once_it_stays_dark():
     assert LedView(log, 1.9).signal == {e3: "ask"}  # dark 0.7 s: may still be its pattern
     assert LedView(log, 2.2).signal == {}           # dark longer than 'ask' ever is
     assert LedView(log, 1.5, since=1.2).signal == {}  # a fresh look after the change
+
+
+@pytest.mark.parametrize("name", ["dvonn_sim.players", "dvonn_sim.led_view", "dvonn_sim.choosers",
+                                  "dvonn_sim.mistakes"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

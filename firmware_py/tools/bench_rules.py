@@ -1,6 +1,6 @@
 """The random-playout benchmark: uniformly random complete games, as fast as plain CPython allows.
 
-`random_game` plays one game on the rules engine's own bitboards (`firmware_py.rules`) but
+`random_game` plays one game on the rules engine's own bitboards (`firmware_py.bitboards`) but
 without what a playout does not need (stack compositions, Zobrist keys, undo records, Ply
 objects): random placements, then a uniformly random legal move, or a forced pass, until neither
 player can move. tests/test_rules_differential.py checks it ply by ply against the simple
@@ -18,7 +18,7 @@ import random as _random
 import time
 from typing import NamedTuple
 
-from ..rules import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
+from ..bitboards import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
 
 # Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
 # it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
@@ -49,7 +49,7 @@ class GameResult(NamedTuple):
 
 def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
     """Play one uniformly random game. trace, if given, receives every ply in order: ('place', p),
-    ('pass',) or (ps, pd, n_legal) with padded bit positions (rules.P2S maps them to spaces)."""
+    ('pass',) or (ps, pd, n_legal) with padded bit positions (bitboards.P2S maps them to spaces)."""
     # Uniform placements in one partial shuffle: 3 DVONN pieces, 23 black, the rest white
     # (random.sample or shuffle call a slower random integer per space).
     pick = list(S2P)
