@@ -74,6 +74,17 @@ def write(path: Path, catalog) -> None:
     path.write_bytes(text)
 
 
+def compile_mo(catalog, path: Path) -> None:
+    """Write `catalog`'s .mo file (fuzzy translations left out), the same bytes for the same
+    translations: its header's dates are fixed rather than the time of the run."""
+    from datetime import datetime, timezone
+
+    from babel.messages.mofile import write_mo
+    catalog.creation_date = catalog.revision_date = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    with open(path, "wb") as f:
+        write_mo(f, catalog)
+
+
 def untranslated(catalog) -> list[str]:
     """The messages of `catalog` that lack a usable translation (empty or fuzzy)."""
     out = []
@@ -89,7 +100,6 @@ def untranslated(catalog) -> list[str]:
 def update() -> dict[str, int]:
     """Extract, merge and compile; returns the number of untranslated messages per language."""
     from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
 
     pot = template()
     write(TEMPLATE, pot)
@@ -100,8 +110,7 @@ def update() -> dict[str, int]:
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.fuzzy = False
         write(path, catalog)
-        with open(path.with_suffix(".mo"), "wb") as f:
-            write_mo(f, catalog)  # fuzzy translations left out
+        compile_mo(catalog, path.with_suffix(".mo"))
         missing[lang] = len(untranslated(catalog))
     return missing
 
