@@ -86,10 +86,12 @@ class ButtonSource(Protocol):
     """Optional push buttons."""
 
     def events(self) -> list[str]:
-        """Presses since the last call, oldest first: 'confirm', 'undo' or 'new_game'."""
+        """Presses since the last call, oldest first: one of `BUTTON_EVENTS`."""
 
     def close(self) -> None:
         """Release the pins (idempotent)."""
 
 
-BUTTON_EVENTS = ("confirm", "undo", "new_game")
+BUTTON_EVENTS = ("confirm", "undo", "new_game", "hint")
+"""The board's buttons; a profile gives each a BCM pin under [buttons] (all optional). 'hint'
+shows the engine's move for the player to move (`hints.py`), as the web page's Hint does."""

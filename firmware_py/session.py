@@ -128,9 +128,10 @@ class Session:
             self.tags["TimeControl"] = str(self.time_control)
         self.clock_watch = None  # the game clock (clock.ClockWatch), per game
         self.link_lost = False
-        # While someone far away plays: the front ends' undo and confirm go through it first,
-        # as the board's own buttons do (`press`; set by the remote game's `attach`).
-        self.button_gate: Callable[[str], bool] | None = None
+        # While someone far away plays: the far side (remote.game.RemoteGame hosting,
+        # remote.client.RemoteClient joined; set by its `attach`). The front ends' undo and
+        # confirm go through its `local_button` first, as the board's own buttons do (`press`).
+        self.far_away = None
         self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
@@ -190,15 +191,17 @@ class Session:
         """Take back the last ply (done by the loop at its next step)."""
         self._queue("undo")
 
-    def new_game(self, tags: dict[str, str] | None = None) -> None:
-        """Abandon the current game (kept in the store) and start a new one at the next step."""
-        self._queue(("new_game", dict(tags or self.tags)))
+    def new_game(self, tags: dict[str, str] | None = None, plies: Sequence[Ply] = ()) -> None:
+        """Abandon the current game (kept in the store) and start a new one at the next step;
+        with `plies`, one under way elsewhere (a joined board follows the host's): `rebuild`
+        then says how to change the pieces as they stand into its position."""
+        self._queue(("new_game", dict(tags or self.tags), tuple(plies)))
 
     def press(self, name: str) -> None:
         """'undo' or 'confirm' pressed on a front end (the web page, the terminal): like the
         board's own buttons, it first answers or makes the far-away player's offer, if any
         (a takeback is then only done once both sides agree)."""
-        if self.button_gate is not None and not self.button_gate(name):
+        if self.far_away is not None and not self.far_away.local_button(name):
             return
         {"undo": self.takeback, "confirm": self.confirm}[name]()
 
@@ -210,9 +213,24 @@ class Session:
         """Show the engine's move for the player to move (again: hide it); nothing recorded."""
         self._queue("hint")
 
+    def end_game(self, result: str, message: str, resigned: int | None = None) -> None:
+        """The game ended off the board (a resignation, an agreed draw): stored, shown as over
+        with `message`, nothing more recorded. Call it in the loop (`call_soon`)."""
+        if not self._finished:
+            self.store.finish(self.game_id, result, resigned=resigned)
+            self._finished = True
+        if hasattr(self.controller, "end"):
+            self.controller.end(message)
+
     def call_soon(self, fn: Callable[["Session"], None]) -> None:
         """Run `fn(session)` in the loop at its next step (e.g. to finish a game in the store)."""
         self._queue(fn)
+
+    @property
+    def queued(self) -> bool:
+        """Whether actions wait for the next step (for a harness that pauses the loop)."""
+        with self._lock:
+            return bool(self._actions)
 
     def _queue(self, action) -> None:
         with self._lock:
@@ -392,7 +410,7 @@ class Session:
         if callable(action):
             action(self)
         elif isinstance(action, tuple) and action[0] == "new_game":
-            self._new_game(action[1])
+            self._new_game(*action[1:])
         elif action == "new_game":
             self._new_game(self.tags)
         elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
@@ -403,7 +421,7 @@ class Session:
         else:
             log.warning("unknown action %r ignored", action)
 
-    def _new_game(self, tags: dict[str, str]) -> None:
+    def _new_game(self, tags: dict[str, str], plies: Sequence[Ply] = ()) -> None:
         info = self.store.game(self.game_id)
         if not info.is_finished:
             self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
@@ -414,7 +432,13 @@ class Session:
         self._new_clock()
         self.rebuild = []
         self.resumed = False
-        if hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
+        if plies:
+            for n, ply in enumerate(plies):
+                self.store.add_ply(self.game_id, ply, index=n)
+            before, board = self.controller.state.board, self.store.board(self.game_id)
+            self._start_controller(board)
+            self.rebuild = rebuild_lines(before, board)
+        elif hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
             self.controller.new_game()
             self._plies, self._external_undos, self._finished = [], 0, False
             self._stale = False

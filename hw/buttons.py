@@ -1,4 +1,4 @@
-"""Optional push buttons (confirm, undo, new game) on the Pi's GPIO, with gpiozero.
+"""Optional push buttons (confirm, undo, new game, hint) on the Pi's GPIO, with gpiozero.
 
 Each button connects its GPIO to ground (pull-up on, the default) or to 3.3 V (``pull_up =
 false``). Presses are queued by gpiozero's callback thread and handed out by `events()`:
@@ -18,7 +18,7 @@ from firmware_py.interfaces import BUTTON_EVENTS
 
 
 class GpioButtons:
-    """ButtonSource: `pins` maps an event name ('confirm', 'undo', 'new_game') to a BCM pin."""
+    """ButtonSource: `pins` maps an event name (one of `BUTTON_EVENTS`) to a BCM pin."""
 
     def __init__(self, pins: dict[str, int], pull_up: bool = True, bounce_s: float | None = 0.05,
                  pin_factory=None):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py.errors import ProfileError
+from firmware_py.interfaces import BUTTON_EVENTS
 from firmware_py.spaces import INDEX, N_SPACES, SPACES
 
 from .geometry import Geometry
@@ -266,7 +267,7 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
     t = top.table("buttons")
     if t is not None:
         pins = {}
-        for event in ("confirm", "undo", "new_game"):
+        for event in BUTTON_EVENTS:
             pin = t.get(event, int, None, _pin, "a BCM GPIO number 2..27")
             if pin is not None:
                 pins[event] = pin

@@ -11,6 +11,9 @@ machine whatever its load; shown after its level's time, in simulated time), the
 `state.hint` shows the ply on the LEDs, and that side's scripted player reads it off the LEDs
 and carries it out with the hand like any other ply.
 
+With `hints` ('on' or 'off', as `--hints`), the people sometimes ask for a hint and wait for
+the answer, which is checked on the LEDs (`hint_asker`): `hints` in the result counts them.
+
 >>> r = play_game(seed=3, script=["e3", "f3", "g3", "a1"])
 >>> r.match, r.record, r.wrong
 (True, ['e3', 'f3', 'g3', 'a1'], 0)
@@ -78,6 +81,7 @@ class GameResult:
     level: int | None = None                # its level (None: people played both sides)
     clock: dict | None = None               # the game clock at the end (`ClockReading.as_dict`)
     ply_times: list = field(default_factory=list)  # seconds the mover's clock ran per ply
+    hints: dict | None = None  # with --hints: asked, shown, refused, failures (`hint_asker`)
     delays: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
@@ -86,6 +90,8 @@ class GameResult:
         if self.clock is None:  # without a clock, the same JSON as ever
             d.pop("clock")
             d.pop("ply_times")
+        if self.hints is None:
+            d.pop("hints")
         return d
 
     def position(self, index: int) -> Board:
@@ -151,7 +157,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               think_s: float | None = None, max_plies: int | None = None,
               time_control=None, replay=None, start=None,
               preset: str = "default", adc_bits: int = 12,
-              stall_s: float = 120.0) -> GameResult:
+              stall_s: float = 120.0, hints: str | None = None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -173,6 +179,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         (an MCP3008 on the direct path);
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
         there, `stalled`;
+    hints: 'on' or 'off': the people sometimes ask for a hint (`hint_asker`; None: never);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
@@ -194,6 +201,11 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
                             **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
+    asker = None
+    if hints is not None:
+        from .hint_asker import LEVEL, HintAsker
+        asker = HintAsker(hints == "on", seed, computer,
+                          lambda c: SimulatedThinker(c, LEVEL, seed, lambda: board.now))
     committed: list[tuple[str, float]] = []  # (ply, frame time when committed)
     controller.on_commit = lambda ply: committed.append((str(ply), controller.state.time))
     watch = clock_watch(controller, time_control)
@@ -213,21 +225,31 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         if watch is not None:
             drive(watch, controller, frame.time)
         for name in board.events():
-            controller.button(name)
-        if thinkers:
+            if name == "hint" and asker is not None:
+                asker.pressed(controller.state, frame.time)
+            else:
+                controller.button(name)
+        if thinkers or asker is not None:
             hint = computer_hint(controller.state, thinkers)
+            if hint is None and asker is not None:
+                hint = asker.hint(controller.state)
             if controller.state.hint != hint:
                 controller.state.hint = hint
         leds = render(controller.state, frame.time)
         if leds != shown:
             board.show(leds)
             shown = leds
+        if asker is not None:
+            asker.check(controller.state, leds, frame.time, board)
         if trace is not None:
             trace(controller, board)
         if controller.ended:
             break  # a flag: nothing more is recorded
         if not players.done:
-            players.step()
+            if asker is not None:
+                asker.consider(controller.state, board, players.truth)
+            if asker is None or asker.waiting is None:  # (a player waits for the hint asked)
+                players.step()
             count = controller.state.board.ply_count
             if count != progress[0]:
                 progress = (count, board.now)
@@ -269,7 +291,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         ai=ai if replay is None else [], level=level if ai and replay is None else None,
         delays=pairs,
         clock=None if watch is None else watch.reading(board.now).as_dict(),
-        ply_times=[] if watch is None else [round(h[1], 2) for h in watch.clock.history])
+        ply_times=[] if watch is None else [round(h[1], 2) for h in watch.clock.history],
+        hints=None if asker is None else asker.report())
 
 
 def clock_watch(controller, time_control):

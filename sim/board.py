@@ -143,7 +143,7 @@ class SimBoard:
 
     # -- buttons (a ButtonSource view of the simulated board) -----------------------------------
     def press(self, name: str) -> None:
-        """A person presses 'confirm', 'undo' or 'new_game'."""
+        """A person presses a button: one of `firmware_py.interfaces.BUTTON_EVENTS`."""
         self.button_presses.append(name)
 
     def events(self) -> list[str]:

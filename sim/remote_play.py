@@ -71,8 +71,8 @@ class Side:
         board = state.board
         if self.players.done or board.is_over() or self._script.mover(board) == self.local:
             return False
-        if self.board.button_presses:  # a person pressed a button: the board reads it
-            return False
+        if self.board.button_presses or self.session.queued:  # a button, or news from the
+            return False                                       # other side (e.g. a resignation)
         if len(self.thinker.plies) < board.ply_count:  # a takeback agreed: the board follows
             return False
         return computer_hint(state, [self.thinker]) is None

@@ -1,6 +1,7 @@
 """`dvonn-board sim --autoplay` and `dvonn-board bench inference` from the command line."""
 
 import json
+from pathlib import Path
 
 from firmware_py.cli import main
 
@@ -65,3 +66,29 @@ def test_sim_autoplay_in_words_sums_up_every_game_and_says_what_the_counts_mean(
     meanings = " ".join(out[4:])
     assert "auto: plies recorded from the sensors alone" in meanings
     assert "resyncs: times the board found the pieces not matching the game" in meanings
+
+
+def test_sim_autoplay_players_ask_for_hints_and_the_board_s_answer_is_checked(capsys):
+    """--hints on: the scripted players sometimes ask; each hint is seen on the LEDs in the
+    suggestion pattern (placements, and moves from the position after ply 52 of a record) and
+    nothing is recorded meanwhile. --hints off: each request is refused."""
+    assert main(["sim", "--autoplay", "--seed", "2", "--plies", "16", "--hints", "on",
+                 "--json"]) == 0
+    placing = json.loads(capsys.readouterr().out)
+    assert placing["match"] and placing["hints"]["asked"] >= 2
+    assert placing["hints"]["shown"] == placing["hints"]["asked"]
+    assert placing["hints"]["failures"] == []
+    record = str(Path(__file__).parent.parent / "examples" / "club-night.txt")
+    assert main(["sim", "--autoplay", "--seed", "2", "--from", record,
+                 "--ply", "52", "--plies", "68", "--hints", "on"]) == 0
+    out = capsys.readouterr().out
+    assert "recorded exactly" in out and "HINT FAILURES" not in out
+    asked = int(out.split(", hints asked ")[1].split(",")[0])
+    assert asked >= 1 and f"hints asked {asked}, shown {asked};" in out
+    assert main(["sim", "--autoplay", "--seed", "2", "--plies", "16", "--hints", "off",
+                 "--json"]) == 0
+    refused = json.loads(capsys.readouterr().out)["hints"]
+    assert refused["asked"] == refused["refused"] == placing["hints"]["asked"]
+    assert refused["shown"] == 0 and refused["failures"] == []
+    assert main(["sim", "--autoplay", "--seed", "2", "--plies", "4", "--json"]) == 0
+    assert "hints" not in json.loads(capsys.readouterr().out)  # not asked: the same JSON

@@ -2,6 +2,7 @@
 board waits for a move (or `hint`, or the page), never recorded; `--hints off` refuses them."""
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -91,4 +92,40 @@ def test_sim_and_play_take_hints_off():
     from firmware_py.cli import build_parser
     parser = build_parser()
     assert parser.parse_args(["sim", "--hints", "off"]).hints == "off"
-    assert parser.parse_args(["play"]).hints == "on"
+    assert parser.parse_args(["play"]).hints != "off"  # on by default
+
+
+def test_a_press_on_the_hint_button_s_pin_shows_the_engine_s_move(tmp_path):
+    """The profile's `hint` pin (gpiozero's MockFactory as the Pi's pins): a press shows the
+    engine's move in the suggestion pattern and records nothing."""
+    from gpiozero.pins.mock import MockFactory
+
+    from dvonn_hw.buttons import GpioButtons
+    from dvonn_hw.profile import load_profile
+    from tests.test_hw_buttons import press
+    text = (Path(__file__).parent.parent / "hw" / "profiles" / "default.toml").read_text().replace("new_game = 22\n", "new_game = 22\nhint = 24\n", 1)
+    path = tmp_path / "hint.toml"
+    path.write_text(text)
+    profile = load_profile(str(path))
+    assert profile.buttons.pins["hint"] == 24
+    factory = MockFactory()
+    try:
+        buttons = GpioButtons.from_profile(profile, pin_factory=factory)
+        sim, session = session_at(tmp_path / "g.sqlite3")
+        session.buttons = buttons
+        stored = session.store.plies(session.game_id)
+        press(factory.pin(24))
+        for _ in range(20):
+            session.step()
+            if session.state.hint is not None:
+                break
+            session.hints.wait(5.0)
+        hint = session.state.hint
+        assert hint is not None and session.state.board.is_legal(hint)
+        assert signals(session.state)[hint.dst] == "computer_to"  # the suggestion pattern
+        run(session, sim, 1.0)
+        assert session.store.plies(session.game_id) == stored
+        session.close()
+    finally:
+        factory.reset()
+        factory.close()

@@ -43,6 +43,10 @@ def test_play_join_learns_its_colour_from_the_host(board, tmp_path, capsys):
         status = main(["play", "--db", str(tmp_path / "g.sqlite3"),
                        "--join", host.link("opponent")])
         joined = capsys.readouterr().out
+        again = main(["play", "--db", str(tmp_path / "g.sqlite3"), "--new",
+                      "--join", host.link("opponent")])
+        assert again == 130 and "--new: a joined board plays the host's game, not one of " \
+            "its own" in capsys.readouterr().out
         spectator = main(["play", "--db", str(tmp_path / "h.sqlite3"),
                           "--join", host.link("spectator")])
     assert status == 130
@@ -62,8 +66,8 @@ def test_the_board_player_is_told_of_the_remote_sides_offers():
     seen = []
     remote.on_change(lambda: seen.append(remote.note()))
     assert remote.note() == ""
-    remote.game.local_button("undo")  # the board's own offer is not news to its player
-    assert remote.note() == ""
+    remote.game.local_button("undo")
+    assert remote.note() == "your takeback request waits for the answer"
     remote.game.receive("decline", {"what": "takeback"})
     remote.game.receive("offer", {"what": "draw", "n": 2})
     assert seen[-1] == "black offers a draw: confirm accepts"

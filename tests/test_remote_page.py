@@ -142,3 +142,30 @@ def test_resigning_on_the_page_ends_the_game_for_everyone(hosted, new_page):
         expect(p.locator("#status")).to_have_text("game over: 1-0 (black resigned)")
     click(page, "a1")  # the game is over: nothing more is played
     assert game.view("opponent")["legal"] == [] and game.view("opponent")["pending"] is None
+
+
+def test_the_board_player_s_draw_offer_and_resignation_reach_the_page(hosted, new_page):
+    """The hosting board's player offers a draw on the board's own page: the remote page asks
+    its player, who declines; then the board's player resigns with the board's buttons (new
+    game, new game again): the remote page and the board's store both say so."""
+    from firmware_py.web.session_source import SessionSource
+
+    game, side, server = hosted
+    page = new_page(server.link("opponent"))
+    wait_for_turn(page)
+    assert SessionSource(side.session).act("offer_draw", {}) == \
+        "draw offered: waiting for black's answer"
+    expect(page.locator("#offer-text")).to_have_text("white asks: a draw")
+    page.locator("#decline").click()
+    page.wait_for_function("() => !window.remote.state.offer")
+    assert game.offer is None and game.result is None
+    side.board.press("new_game")  # "end the game?"
+    side.board.press("new_game")  # again: resigns
+    expect(page.locator("#status")).to_have_text("game over: 0-1 (white resigned)")
+    assert page.locator("#actions").is_hidden()
+    for _ in range(500):  # the board's loop writes the result to its store
+        if side.session.store.game(side.session.game_id).result == "0-1":
+            break
+        time.sleep(0.01)
+    info = side.session.store.game(side.session.game_id)
+    assert (info.result, info.resigned) == ("0-1", WHITE)

@@ -321,7 +321,7 @@ def test_the_live_view_of_a_running_session(tmp_path):
                     state = await receive(ws, "state")
                     assert state["game"]["mode"] == "idle"
                     assert state["session"] == {"rebuild": [], "game": session.game_id,
-                                                "resumed": False, "hints": True}
+                                                "resumed": False, "hints": True, "far": None}
                     await ws.send_json({"type": "lift", "space": "e3"})
                     assert "only the simulator" in (await receive(ws, "error"))["message"]
                     await ws.send_json({"type": "takeback", "id": 2})

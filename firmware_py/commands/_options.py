@@ -25,10 +25,11 @@ def add_clock_argument(parser) -> None:
 
 
 def add_hints_argument(parser) -> None:
-    parser.add_argument("--hints", choices=("on", "off"), default="on",
-                        help="may a player ask for the engine's move (confirm while the board "
-                             "waits for a move, or the page's Hint button)? off for "
-                             "tournaments (default on)")
+    parser.add_argument("--hints", choices=("on", "off"), default=None,
+                        help="may a player ask for the engine's move (the hint button, confirm "
+                             "while the board waits for a move, or the page's Hint button)? off "
+                             "for tournaments (default on). sim --autoplay: given, the scripted "
+                             "players sometimes ask for one, and the board's answer is checked")
 
 
 def add_study_arguments(parser) -> None:

@@ -14,6 +14,14 @@ from __future__ import annotations
 COLOUR_NAMES = ("white", "black")
 
 
+def buttons_note() -> str:
+    """What the board's buttons do in a game far away (`remote.ending`)."""
+    from ..i18n import _
+    return _("At the board: undo asks for a takeback (or accepts theirs), confirm accepts "
+             "their draw offer; new game asks to end the game: then confirm offers a draw, "
+             "new game again resigns, undo plays on.")
+
+
 class RemoteOptionError(ValueError):
     """Options that do not go together, or a link that cannot be joined; the text says why."""
 
@@ -62,6 +70,8 @@ class Remote:
     def __init__(self):
         self.game = self.host = self.client = None
         self.thinkers: list = []
+        self.rebuild: list[str] = []  # --join: the host's position to set up
+        self.followed = ""            # --join: which game the board follows (`prepare`)
 
     @classmethod
     def from_args(cls, args) -> "Remote":
@@ -84,6 +94,8 @@ class Remote:
             remote.game = RemoteGame({"white": WHITE, "black": BLACK}[colour])
             remote.thinkers = [remote.game.line]
         elif join:
+            if getattr(args, "from_file", None) or getattr(args, "replay", None):
+                raise RemoteOptionError("--join plays the host's game: no --from or --replay")
             from ..remote.client import JoinError, RemoteClient
             from ..rules import PLAYER_NAMES
             try:
@@ -97,6 +109,17 @@ class Remote:
             remote.thinkers = [remote.client.line]
         return remote
 
+    def prepare(self, store, new: bool = False) -> bool | None:
+        """--join: make the store's game to resume the host's game (`remote.follow`); True
+        (the session resumes it), or None when not joined. `rebuild`: the stacks to set up."""
+        if self.client is None:
+            return None
+        from ..remote.follow import follow_host
+        state = self.client.state
+        self.rebuild, self.followed = follow_host(store, state["line"], self.client.colour,
+                                                  self.client.tag(), new)
+        return True
+
     def buttons(self, buttons):
         """The board's buttons: undo and confirm make and answer offers to the other side."""
         if self.game is None and self.client is None:
@@ -106,41 +129,37 @@ class Remote:
 
     def start(self, session) -> list[str]:
         """Follow `session`; the lines to tell the local player."""
-        from ..rules import PLAYER_NAMES
+        from ..i18n import _
+        from ..rules import WHITE
         if self.game is not None:
             from ..remote.host import RemoteHost, exposure_note
             self.game.attach(session)
             host, port = self.address
             tokens = kept_tokens(session.store.path, session.game_id)
             self.host = RemoteHost(self.game, host, port, tokens=tokens).start()
-            who = PLAYER_NAMES[self.game.colour]
-            return [f"{who} plays far away: send them this link (it lets them play)",
+            return [_("white plays far away: send them this link (it lets them play)")
+                    if self.game.colour == WHITE else
+                    _("black plays far away: send them this link (it lets them play)"),
                     f"  {self.host.link('opponent')}",
-                    f"spectators (read-only): {self.host.link('spectator')}",
+                    _("spectators (read-only): {link}").format(link=self.host.link('spectator')),
                     exposure_note(host, self.host.port),
-                    "At the board: undo asks for a takeback (or accepts theirs), "
-                    "confirm accepts their draw offer."]
+                    buttons_note()]
         if self.client is not None:
             self.client.attach(session)
-            return [f"joined {self.client.url.split('?')[0]}: you play "
-                    f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up"]
+            words = dict(url=self.client.url.split('?')[0])
+            return [(_("joined {url}: you play white; the other side's plies light up")
+                     if self.client.colour == WHITE else
+                     _("joined {url}: you play black; the other side's plies light up")
+                     ).format(**words),
+                    *filter(None, [self.followed]), buttons_note()]
         return []
 
     def note(self) -> str:
-        """A line for the local player: the remote side's open offer and what answers it."""
-        state = self.game.view("spectator") if self.game is not None else (
-            self.client.state if self.client is not None else None)
-        if not state:
-            return ""
-        offer, far = state.get("offer"), state["colour"]  # `far`: the colour the guest plays
-        theirs = offer and (offer["by"] == far) == (self.game is not None)
-        if theirs:
-            what = ("asks to take back the last ply: undo accepts" if offer["what"] == "takeback"
-                    else "offers a draw: confirm accepts")
-            return f"{offer['by']} {what}"
-        if state.get("result"):
-            return state["status"] if self.game is not None else f"game over: {state['result']}"
-        return ""
+        """A line for the local player: the open offer and what answers it, the result, or
+        what the board's buttons just did about ending the game (`remote.ending.summary`)."""
+        far = self.game or self.client
+        summary = far.summary() if far is not None else None
+        return summary["status"] if summary else ""
 
     def on_change(self, callback) -> None:
         """`callback()` (from the network thread) when the remote side's state changes."""

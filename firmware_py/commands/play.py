@@ -206,12 +206,14 @@ def run(args) -> int:
         make_controller = make_controller_factory(calibration=calibration, spec=spec)
         store = Store(args.db)
         study.prepare(store)  # --from: the record's position, resumed below
+        joined = remote.prepare(store, args.new)  # --join: the host's game, resumed below
+        resume = not args.new if study.resume is None else study.resume
         session = Session(source, leds, store, make_controller, remote.buttons(buttons),
-                          resume=not args.new if study.resume is None else study.resume,
+                          resume=resume if joined is None else joined,
                           tags={**tags_from(args), **study.tags()},
                           computer=(study.computer or thinkers_from(args)) + remote.thinkers,
                           time_control=args.clock, hints=args.hints != "off")
-        session.rebuild = study.rebuild or session.rebuild  # --from: the stacks to set up
+        session.rebuild = study.rebuild or remote.rebuild or session.rebuild  # stacks to set up
     except (DvonnError, OSError) as e:
         remote.stop()
         for part in (leds, source, buttons):

@@ -6,7 +6,7 @@
     dvonn-board sim --remote black        people mode; Black is played far away (prints the
                                           invitation link); --join LINK joins a hosted game
     dvonn-board sim --autoplay --games N --seed S [--script FILE] [--noise LEVEL]
-                    [--preset default|rough|ideal] [--adc 12|10] [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--json]
+                    [--preset default|rough|ideal] [--adc 12|10] [--mistakes RATE] [--ai COLOUR [--level N]] [--plies N] [--hints on|off] [--json]
                                           whole games in simulated time, scripted players
 
 With --ai white or --ai black (or both), the computer plays that colour, in people mode as in
@@ -17,7 +17,8 @@ on any machine; its thinking time is simulated). A --script then gives the other
 With --json, autoplay prints one JSON object per game per line: seed, plies, truth, record,
 match, auto, asked, wrong, resyncs, frame_us_mean, frame_us_p99 (the controller's wall time per
 frame), decide_ms_max, mistakes (made, by kind), ai (the colours the computer played), level
-and more.
+and more; with --hints on|off, hints: asked, shown, refused, interrupted, failures (the
+scripted players sometimes ask for a hint, and the board's answer is checked on the LEDs).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def register(subparsers) -> None:
     from ._options import (add_clock_argument, add_hints_argument, add_language_argument,
                            add_study_arguments)
     add_clock_argument(p)  # --clock: people mode and autoplay
-    add_hints_argument(p)  # --hints: people mode
+    add_hints_argument(p)  # --hints: people mode, and autoplay's players asking for hints
     add_language_argument(p)
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     from ._remote import add_remote_arguments
@@ -120,7 +121,8 @@ def run_interactive(args) -> int:
                                                             if hasattr(args, "ai") else ()))
                            + remote.thinkers, on_start=on_start, study=study,
                            time_control=getattr(args, "clock", None),
-                           hints=getattr(args, "hints", "on") != "off")
+                           hints=getattr(args, "hints", "on") != "off",
+                           prepare=remote.prepare)  # --join: the host's game
         finally:
             remote.stop()
     if getattr(args, "remote", None) or getattr(args, "join", None):
@@ -158,6 +160,19 @@ def _noise(value: str):
 def computer_note(r) -> str:
     """', computer black level 3' (or nothing when people played both sides)."""
     return f", computer {' and '.join(r.ai)} level {r.level}" if r.ai else ""
+
+
+def hints_note(r) -> str:
+    """', hints asked 3, shown 3' (or refused; nothing without --hints), and what failed."""
+    if not r.hints:
+        return ""
+    h = r.hints
+    told = (f", shown {h['shown']}" if h["shown"] else f", refused {h['refused']}"
+            if h["refused"] else "")
+    failed = f", HINT FAILURES {len(h['failures'])}: {h['failures'][0]}" if h["failures"] else ""
+    if h["interrupted"]:
+        told += f", interrupted {len(h['interrupted'])} ({h['interrupted'][0]})"
+    return f", hints asked {h['asked']}{told}{failed}"
 
 
 def clock_note(r) -> str:
@@ -223,9 +238,9 @@ def run_autoplay(args) -> int:
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
                       time_control=args.clock, replay=replay, start=start,
-                      preset=args.preset, adc_bits=args.adc)
+                      preset=args.preset, adc_bits=args.adc, hints=args.hints)
         results.append(r)
-        failed += (not r.match) or r.wrong > 0
+        failed += (not r.match) or r.wrong > 0 or bool(r.hints and r.hints["failures"])
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
         else:
@@ -236,7 +251,8 @@ def run_autoplay(args) -> int:
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
-                  f"{computer_note(r)}{clock_note(r)}; commit {r.commit_delay_ms_median:.0f} ms "
+                  f"{computer_note(r)}{clock_note(r)}{hints_note(r)}; "
+                  f"commit {r.commit_delay_ms_median:.0f} ms "
                   f"after letting go (median); "
                   f"per frame {r.frame_us_mean:.0f} us mean, {r.frame_us_p99:.0f} us p99",
                   flush=True)
@@ -276,7 +292,19 @@ def summary(results) -> str:
             f"wrong {sum(r.wrong for r in results)}, "
             f"resyncs {sum(r.resyncs for r in results)}, "
             f"mistakes {sum(sum(r.mistakes.values()) for r in results)}\n"
-            f"{_stalls_and_delay(results)}{MEANINGS}")
+            f"{_stalls_and_delay(results)}{_hints(results)}{MEANINGS}")
+
+
+def _hints(results) -> str:
+    """'  hints asked 12, shown 12, refused 0, interrupted 0, failures 0' (games run without
+    --hints: nothing)."""
+    told = [r.hints for r in results if getattr(r, "hints", None)]
+    if not told:
+        return ""
+    def total(key):  # counts, or lists of what happened
+        return sum(h[key] if isinstance(h[key], int) else len(h[key]) for h in told)
+    keys = ("asked", "shown", "refused", "interrupted", "failures")
+    return "  hints " + ", ".join(f"{k} {total(k)}" for k in keys) + "\n"
 
 
 def _stalls_and_delay(results) -> str:

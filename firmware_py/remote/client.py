@@ -10,23 +10,32 @@ again anyway), plies it lacks are sent, and the host's plies made meanwhile ligh
 
 Takebacks need both sides: the undo button offers one (or accepts the host's offer); when the
 host's record comes back shorter, the local board takes back too. The confirm button accepts a
-draw offer.
+draw offer; the new game button asks "end the game?" (`ending.Menu`: a draw offer or
+resignation), and the local page does the same through `end`. A game the host ends (resigned,
+draw agreed) ends on this board too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from urllib.parse import urlsplit, urlunsplit
 
+from ..i18n import _
 from ..rules import BLACK, WHITE
 from . import protocol
+from .ending import Menu, summary
+from .game import Refused, ending_words
 from .line import Line, tokens, turn_start
 
 log = logging.getLogger(__name__)
 RETRY_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # pauses before reconnecting, then the last one again
+ANSWER_S = 3.0  # seconds the local page waits for the host's answer
 
 
 class JoinError(Exception):
@@ -68,6 +77,10 @@ class RemoteClient:
         self._own: list[str] = []
         self._held: int | None = None  # a takeback to follow: the record's length after it
         self._listeners: list = []
+        self.menu = Menu()                  # the board's buttons ending the game
+        self._asked: dict[int, Future] = {}  # the host's answers awaited, by message id
+        self._ids = itertools.count(1)
+        self._ended: object = None          # the game (id) whose end this board has shown
         self._sent: set[tuple[int, str]] = set()
         self._ws = None
         self._hello = threading.Event()
@@ -90,9 +103,11 @@ class RemoteClient:
     def attach(self, session) -> None:
         """Follow the local session: its plies go to the host."""
         self._session = session
-        session.button_gate = self.local_button  # the front ends' undo and confirm too
+        session.far_away = self  # the front ends' undo and confirm go through local_button too
         session.subscribe(self._observe)
         self._observe(session)
+        if self.state is not None:  # joined a game the host had already ended
+            self._follow_end(self.state)
 
     def offer(self, what: str) -> None:
         """Offer a takeback or a draw, at this board's record (the host refuses it while this
@@ -107,7 +122,15 @@ class RemoteClient:
         """The local player pressed `name`: False when it became a message to the host (undo
         offers a takeback, or accepts the host's; confirm accepts a draw offer), True to let the
         board act on it."""
+        ending = self.menu.press(name, self)
+        if ending is not None:
+            self._notify()
+            return ending
         state = self.state
+        if name == "new_game" and state is not None:
+            self.menu.said = self.new_game_refused()
+            self._notify()
+            return False
         offer = state and state.get("offer")
         theirs = offer is not None and offer and offer["by"] != state["colour"]
         if name == "undo":
@@ -120,6 +143,53 @@ class RemoteClient:
             self._send_soon("accept", what="draw", n=len(state["moves"]))
             return False
         return True
+
+    def tag(self, game=None) -> str:
+        """The record tag of a local game that follows the host's game `game` (default: the
+        host's game now; see `follow`)."""
+        game = self.state["game"] if game is None else game
+        return f"{self.url.split('?')[0]} game {game}"
+
+    def is_open(self) -> bool:
+        """Whether the host's game goes on."""
+        state = self.state
+        return bool(state) and not state.get("result") and state.get("turn") is not None
+
+    def new_game_refused(self) -> str | None:
+        """Why the local page may not start a new game: the host starts the next one."""
+        return _("the host starts the next game: this board follows it")
+
+    def end(self, kind: str, wait: bool = True) -> str:
+        """The local player offers, accepts or declines a draw or resigns (`ending.KINDS`).
+        With `wait`, the host's answer (Refused: its reason; a timeout says so); without (the
+        board's loop never waits for the network), what was sent."""
+        state = self.state
+        if state is None:
+            raise Refused(_("not connected to the host yet"))
+        if state.get("result"):
+            raise Refused(_("the game is over ({result})").format(result=state["result"]))
+        offer = state.get("offer")
+        theirs = bool(offer) and offer["by"] != state["colour"] and offer["what"] == "draw"
+        n = len(state["moves"])
+        if kind in ("accept_draw", "decline_draw") and not theirs:
+            raise Refused(_("no draw offer is open"))
+        message = {"offer_draw": ("offer", {"what": "draw", "n": n}),
+                   "accept_draw": ("accept", {"what": "draw", "n": n}),
+                   "decline_draw": ("decline", {"what": "draw"}),
+                   "resign": ("resign", {})}[kind]
+        answer = self._ask(*message)
+        if not wait:
+            return _("sent to the host")
+        try:
+            return answer.result(ANSWER_S)
+        except FutureTimeout:
+            raise Refused(_("no answer from the host in {s:.0f} s (is the connection down?)")
+                          .format(s=ANSWER_S)) from None
+
+    def summary(self) -> dict | None:
+        """The game as the local player sees it (`ending.summary`)."""
+        state = self.state
+        return summary(state, state["colour"], self.menu) if state else None
 
     def close(self) -> None:
         self._closing = True
@@ -139,6 +209,7 @@ class RemoteClient:
             self._held = None
         if own != self._own:
             self._own = own
+            self.menu.disarm()  # "end the game?" lapses when the game goes on
             self._poke()
 
     def _poke(self) -> None:
@@ -153,6 +224,28 @@ class RemoteClient:
             if self._ws is not None and not self._ws.closed:
                 await self._ws.send_str(protocol.message(kind, **fields))
         asyncio.run_coroutine_threadsafe(send(), self.loop)
+
+    def _ask(self, kind: str, fields: dict) -> Future:
+        """Send a message with an id; the Future gets the host's words (or Refused)."""
+        answer: Future = Future()
+        ident = next(self._ids)
+        self._asked[ident] = answer
+
+        async def send():
+            if self._ws is None or self._ws.closed:
+                self._asked.pop(ident, None)
+                answer.set_exception(Refused(_("not connected to the host: try again")))
+                return
+            await self._ws.send_str(protocol.message(kind, id=ident, **fields))
+        asyncio.run_coroutine_threadsafe(send(), self.loop)
+        return answer
+
+    def _notify(self) -> None:
+        for callback in list(self._listeners):
+            try:
+                callback()
+            except Exception:  # a broken viewer must not stop the game
+                log.exception("listener failed")
 
     # -- the network thread -----------------------------------------------------------------------
     def _stop_soon(self) -> None:
@@ -230,19 +323,28 @@ class RemoteClient:
             self.line.set(data["line"])
             if old is None or old["line"] != data["line"]:
                 self._sent.clear()  # a ply refused before may be due again now
+                self.menu.disarm()
             self.connected.set()
             self._hello.set()
             self._follow_takeback(old, data)
+            self._follow_new_game(old, data)
+            self._follow_end(data)
             if self._wake is not None:  # (None until the network thread runs)
                 self._wake.set()
-            for callback in list(self._listeners):
-                try:
-                    callback()
-                except Exception:  # a broken viewer must not stop the game
-                    log.exception("listener failed")
-        elif kind == "error":
-            self.errors.append(data.get("message", ""))
-            log.warning("the host says: %s", data.get("message"))
+            self._notify()
+        elif kind in ("ok", "error"):
+            answer = self._asked.pop(data.get("id"), None)
+            if kind == "error":
+                self.errors.append(data.get("message", ""))
+                log.warning("the host says: %s", data.get("message"))
+            if answer is not None:
+                if kind == "ok":
+                    answer.set_result(data.get("message", ""))
+                else:
+                    answer.set_exception(Refused(data.get("message", "")))
+                if self.menu.said == _("sent to the host"):  # the board's buttons: the answer
+                    self.menu.said = data.get("message", "")
+                    self._notify()
 
     def _follow_takeback(self, old: dict | None, new: dict) -> None:
         """The host's record came back shorter (an agreed takeback): take back here too."""
@@ -251,6 +353,32 @@ class RemoteClient:
         if len(new["line"]) < len(old["line"]) and len(self._own) > len(new["line"]):
             self._held = len(new["line"])  # send nothing until this board has taken it back
             self._session.takeback()
+
+    def _follow_new_game(self, old: dict | None, new: dict) -> None:
+        """The host started another game (maybe under way: `play --from`): so does this board,
+        holding the host's plies (it never starts one of its own)."""
+        if old is not None and self._session is not None and old.get("game") != new.get("game"):
+            self._held = None
+            from ..rules import Ply
+            from .follow import TAG
+            self._session.new_game({**self._session.tags, TAG: self.tag(new.get("game"))},
+                                   [Ply.parse(t) for t in new["line"]])
+            self.menu.said = (_("the host started a new game: this board follows it") if not
+                              new["line"] else _("the host started a game at ply {n}: this "
+                                                 "board follows it (set up its position)")
+                              .format(n=len(new["line"])))
+
+    def _follow_end(self, state: dict) -> None:
+        """The host's game ended off the board (resigned, draw agreed): so does this board's."""
+        result, reason = state.get("result"), state.get("reason")
+        if not (result and reason) or self._session is None or self._ended == state["game"]:
+            return
+        self._ended = state["game"]
+        resigned = None
+        if reason == "resigned":
+            resigned = BLACK if result == "1-0" else WHITE
+        words = ending_words(result, reason, resigned)
+        self._session.call_soon(lambda s: s.end_game(result, words, resigned))
 
     async def _sender(self, ws) -> None:
         """Send the local plies the host does not have yet, whenever something changed."""

@@ -11,7 +11,8 @@ The remote ply is not recorded when it arrives: it becomes the line's next ply (
 which the session shows on the LEDs like the computer's ply, and the controller records it once
 the local player has carried it out. Takebacks and draws need both sides: one offers, the other
 accepts (at the board: the undo button accepts a takeback, confirm accepts a draw; the undo
-button with no offer open asks the remote side for a takeback).
+button with no offer open asks the remote side for a takeback). The local player's own draw
+offers and resignation: `end` (the local page) and the new game button (`ending.Menu`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Callable
 from ..i18n import _
 from ..rules import PLAYER_NAMES, WHITE, BLACK, Ply
 from ..web.view import stacks_view
+from .ending import Menu, summary
 from .line import Line, position_for, tokens
 
 log = logging.getLogger(__name__)
@@ -51,13 +53,15 @@ class RemoteGame:
         self.offer: dict | None = None               # {"what", "by": colour, "n"}
         self.result: str | None = None               # '1-0', '0-1', '1/2-1/2' once decided
         self.reason = ""                             # 'resigned', 'draw agreed', ''
+        self.resigned: int | None = None             # the colour that resigned
+        self.menu = Menu()                           # the board's buttons ending the game
         self._position = position_for([])
 
     # -- wiring -----------------------------------------------------------------------------------
     def attach(self, session) -> None:
         """Follow `session` (its loop calls `observe` after every change)."""
         self._session = session
-        session.button_gate = self.local_button  # the front ends' undo and confirm too
+        session.far_away = self  # the front ends' undo and confirm go through local_button too
         session.subscribe(self.observe)
         self.observe(session)
 
@@ -85,6 +89,7 @@ class RemoteGame:
                 return
             if game_id != self.game_id:
                 self.ahead, self.offer, self.result, self.reason = [], None, None, ""
+                self.resigned, self.menu.armed = None, False
             line = self.record + self.ahead
             if len(record) >= len(self.record) and line[:len(record)] == record:
                 # the remote plies carried out so far are done
@@ -92,6 +97,7 @@ class RemoteGame:
             else:                             # taken back (or a new game): nothing ahead
                 self.ahead = []
             self.game_id, self.record = game_id, record
+            self.menu.disarm()  # "end the game?" lapses when the game goes on
             self._position = position_for(record + self.ahead)
             if self.offer is not None and self.offer["n"] != len(record):
                 self.offer = None    # a ply was played or taken back since: void
@@ -112,7 +118,12 @@ class RemoteGame:
     # -- the board's buttons (see `RemoteButtons`) ------------------------------------------------
     def local_button(self, name: str) -> bool:
         """The local player pressed `name`: True to let the board act on it (the undo accepting
-        the remote side's takeback offer), False when it became a message instead."""
+        the remote side's takeback offer), False when it became a message instead (new game
+        asks "end the game?": `ending.Menu`)."""
+        ending = self.menu.press(name, self)
+        if ending is not None:
+            self._changed()
+            return ending
         with self._lock:
             offer = self.offer
             remote_offer = offer is not None and offer["by"] == self.colour
@@ -132,6 +143,53 @@ class RemoteGame:
                 return True
         self._changed()
         return False
+
+    def is_open(self) -> bool:
+        """Whether the game goes on (not decided, not over on the board)."""
+        return self.result is None and not self._position.is_over()
+
+    def new_game_refused(self) -> str | None:
+        """Why the local page may not start a new game now (None: it may)."""
+        if self.is_open():
+            return _("the game against {who} goes on: offer a draw or resign first").format(
+                who=_(PLAYER_NAMES[self.colour]))  # "white" or "black", translated
+        return None
+
+    def end(self, kind: str, wait: bool = True) -> str:
+        """The local player offers, accepts or declines a draw or resigns (`ending.KINDS`); the
+        words to show, or Refused saying why. (Never waits: `wait` is for the joining side.)"""
+        with self._lock:
+            said = self._end(kind)
+        self._changed()
+        return said
+
+    def _end(self, kind: str) -> str:
+        self._check_open()
+        local, far = 1 - self.colour, _(PLAYER_NAMES[self.colour])
+        offer = self.offer
+        theirs = offer is not None and offer["by"] == self.colour
+        if kind == "resign":
+            self._finish("0-1" if local == WHITE else "1-0", "resigned", resigned=local)
+            return _("you resigned: {result}").format(result=self.result)
+        if kind == "offer_draw":
+            if offer is not None:
+                offerer = offer["by"]
+                raise Refused(_("{who}'s {what} offer is open: answer it first").format(
+                    who=_(PLAYER_NAMES[offerer]),
+                    what=_("draw") if offer["what"] == "draw" else _("takeback")))
+            self.offer = {"what": "draw", "by": local, "n": len(self.record)}
+            return _("draw offered: waiting for {who}'s answer").format(who=far)
+        if not (theirs and offer["what"] == "draw"):
+            raise Refused(_("{who} has not offered a draw").format(who=far))
+        self.offer = None
+        if kind == "accept_draw":
+            self._finish("1/2-1/2", "draw agreed")
+            return _("draw agreed: 1/2-1/2")
+        return _("draw declined")
+
+    def summary(self) -> dict | None:
+        """The game as the local player sees it (`ending.summary`)."""
+        return summary(self.view("spectator"), PLAYER_NAMES[1 - self.colour], self.menu)
 
     # -- from the network -------------------------------------------------------------------------
     def receive(self, kind: str, args: dict) -> str:
@@ -221,11 +279,14 @@ class RemoteGame:
         return "resigned"
 
     def _finish(self, result: str, reason: str, resigned: int | None = None) -> None:
-        """The game ends by agreement or resignation (stored by the board's loop)."""
-        self.result, self.reason, self.ahead = result, reason, []
+        """The game ends by agreement or resignation (stored and shown by the board's loop)."""
+        self.result, self.reason, self.ahead, self.resigned = result, reason, [], resigned
+        self.offer = None
         session, game_id = self._session, self.game_id
         if session is not None:
-            session.call_soon(lambda s: s.store.finish(game_id, result, resigned=resigned))
+            words = ending_words(result, reason, resigned)
+            session.call_soon(lambda s: s.game_id == game_id and s.end_game(result, words,
+                                                                          resigned))
 
     # -- what the remote side sees ----------------------------------------------------------------
     def view(self, role: str) -> dict:
@@ -258,16 +319,14 @@ class RemoteGame:
     def _status(self, board, role: str, to_move: bool) -> str:
         white = self.colour == WHITE  # the side far away
         if self.result is not None:
-            if self.reason == "resigned":
-                text = (_("game over: {result} (white resigned)") if white else
+            if self.resigned is not None:
+                text = (_("game over: {result} (white resigned)") if self.resigned == WHITE else
                         _("game over: {result} (black resigned)"))
-            elif self.reason == "draw agreed":
-                text = _("game over: {result} (draw agreed)")
             elif self.reason:
-                text = "{result} (" + self.reason + ")"  # (a reason not worded here yet)
+                text = _("game over: {result} ({reason})")
             else:
                 text = _("game over: {result}")
-            return text.format(result=self.result)
+            return text.format(result=self.result, reason=_(self.reason) if self.reason else "")
         if to_move:
             return (_("your turn") if role == "opponent" else
                     _("white to play") if white else _("black to play"))
@@ -277,3 +336,15 @@ class RemoteGame:
                     _("black's {ply} is lit on the board: waiting for white to carry it out")
                     ).format(ply=self.pending)
         return _("black to play on the board") if white else _("white to play on the board")
+
+
+def ending_words(result: str, reason: str, resigned: int | None) -> str:
+    """The line a board shows when the game ended off the board.
+
+    >>> ending_words("1-0", "resigned", BLACK)
+    'black resigned: 1-0'
+    """
+    if resigned is not None:
+        return (_("white resigned: {result}") if resigned == WHITE else
+                _("black resigned: {result}")).format(result=result)
+    return _("{reason}: {result}").format(reason=_(reason), result=result)  # 'draw agreed'

@@ -89,6 +89,12 @@ MESSAGES: dict[str, tuple[bool, bool, dict[str, Field]]] = {
     "new_game": (True, False, {}),
     "confirm": (True, False, {}),
     "hint": (True, False, {}),  # the engine's move on the LEDs (hints.py)
+    # A game against someone far away (remote.ending): the local player's draw offers and
+    # resignation.
+    "offer_draw": (True, False, {}),
+    "accept_draw": (True, False, {}),
+    "decline_draw": (True, False, {}),
+    "resign": (True, False, {}),
     # The simulated hand.
     "lift": (True, True, {"space": (True, _space), "count": (False, _count)}),
     "put": (True, True, {"space": (True, _space)}),

@@ -40,6 +40,8 @@ NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.par
 # The modes in which the controller's confirm button answers something (a question, a sensor
 # suspected faulty); anywhere else a press is refused with a word on the page.
 CONFIRM_ANSWERS = ("asking", "error", "unexplained", "calibrating")
+# The local player's ways to end a game far away (remote.ending.KINDS).
+FAR_AWAY = ("offer_draw", "accept_draw", "decline_draw", "resign")
 ANSWER_WITHIN = 3.0  # seconds the page waits for the board's loop to take a request
 # A click is a hand that has let go: the page's hand lifts, carries and sets down at once, so
 # a placement is recorded as soon as the board has been still for the controller's settle time.
@@ -241,8 +243,10 @@ class SessionSource(GameSource):
         return None if self.desk is None else self.desk.view()
 
     def session_view(self) -> dict:
+        far = self.session.far_away
         return {"rebuild": list(self.session.rebuild), "game": self.session.game_id,
-                "resumed": self.session.resumed, "hints": self.session.hints.enabled}
+                "resumed": self.session.resumed, "hints": self.session.hints.enabled,
+                "far": far.summary() if far is not None else None}
 
     def on_change(self, callback: Callable[[], None]) -> None:
         self.session.subscribe(lambda _session: callback())
@@ -258,6 +262,14 @@ class SessionSource(GameSource):
                                   "answers spaces flashing cyan, or says a space flagged red or "
                                   "orange is right as it is)"))
 
+    def refuse_new_game(self) -> None:
+        """Raise ActionRefused while a game far away forbids a new one here (it is ended by
+        a draw or a resignation; a joined board's next game is the host's)."""
+        far = self.session.far_away
+        why = far.new_game_refused() if far is not None else None
+        if why:
+            raise ActionRefused(why)
+
     def act(self, kind: str, args: dict[str, Any]) -> str | None:
         if kind in ("takeback", "confirm"):
             self.refuse_button(kind)
@@ -265,11 +277,21 @@ class SessionSource(GameSource):
             self.session.press("undo")
             return None
         if kind == "new_game":
+            self.refuse_new_game()
             self.session.new_game()
             return _("new game started; the last one is kept in the game store")
         if kind == "confirm":
             self.session.press("confirm")
             return None
+        if kind in FAR_AWAY:
+            far = self.session.far_away
+            if far is None:
+                raise ActionRefused(_("draws and resigning are for a game against someone far "
+                                      "away (play --remote or --join)"))
+            try:
+                return far.end(kind)
+            except ValueError as e:  # remote.game.Refused: the reason
+                raise ActionRefused(str(e)) from None
         if kind == "hint":
             if not self.session.hints.enabled:
                 raise ActionRefused(_("hints are off for this game"))

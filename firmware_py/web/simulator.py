@@ -40,7 +40,7 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=(), time_control=None, hints: bool = True, study=None):
+                 computer=(), time_control=None, hints: bool = True, study=None, prepare=None):
         from ..session import Session
         from ..store import Store
 
@@ -51,6 +51,8 @@ class SimulatorRun:
         store = Store(self.db)
         if study is not None:
             study.prepare(store)  # --from: the record's position, set up as a resumed game
+        if prepare is not None:
+            prepare(store)  # --join: the host's game, set up as a resumed game
         replay = study is not None and study.replay
         unfinished = store.unfinished()
         if unfinished is not None and not replay:  # the pieces stand where the record says
@@ -107,6 +109,8 @@ class SimulatorSource(SessionSource):
         if kind not in self.BUTTONS:
             return super().act(kind, args)
         self.refuse_button(kind)
+        if kind == "new_game":
+            self.refuse_new_game()  # (the table is not cleared either)
         board = self.desk.board
 
         def press():
@@ -119,13 +123,14 @@ class SimulatorSource(SessionSource):
 
 
 def run_web(args, make_controller, make_board, computer=(), on_start=None, time_control=None,
-            hints: bool = True, study=None) -> int:
+            hints: bool = True, study=None, prepare=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
     `speed`, `noise` (see `dvonn-board sim --help`). make_board(noise, seed, speed): the
     simulated board (the command passes `dvonn_sim.compose.simulated_board`). on_start(run): called
     once the board runs, for the lines to print (e.g. a remote game's invitation).
+    prepare(store): called before the session starts (a joined game: the host's, to resume).
     """
     import time
 
@@ -145,7 +150,7 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
                            computer=computer, time_control=time_control,
-                           hints=hints, study=study).start()
+                           hints=hints, study=study, prepare=prepare).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

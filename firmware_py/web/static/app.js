@@ -310,6 +310,7 @@ function draw() {
   drawClock(game.clock);
   $("btn-hint").hidden = !(page.session && page.session.hints) || game.mode === "over";
   drawReview(game);
+  drawFarAway();
   const moves = $("moves");
   if (moves.childElementCount !== game.moves.length || moves.dataset.last !== game.moves.join(" ")) {
     moves.innerHTML = "";
@@ -337,6 +338,23 @@ function draw() {
   drawHand();
   drawReading();
   if (page.sim && page.sim.faults) syncFaults(page.sim.faults);
+}
+
+// A game against someone far away: the local player's draw offers and resignation (the
+// remote side's plies light up on the board; its offers are answered here or with the buttons).
+function drawFarAway() {
+  const far = page.session && page.session.far;
+  $("far-controls").hidden = !far;
+  if (!far) return;
+  $("far-who").textContent = far.me === "white" ? SIDE_WORD.black : SIDE_WORD.white;
+  setText($("far-status"), far.status || "");
+  const open = !far.result;
+  const theirDraw = open && far.theirs && far.offer && far.offer.what === "draw";
+  $("btn-offer-draw").hidden = !open || theirDraw;
+  $("btn-offer-draw").disabled = !!far.offer;
+  $("btn-accept-draw").hidden = !theirDraw;
+  $("btn-decline-draw").hidden = !theirDraw;
+  $("btn-resign").hidden = !open;
 }
 
 // After the game: the engine's review (evaluation graph and mistakes), fetched once per game.
@@ -590,17 +608,32 @@ function wire() {
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("btn-offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
+  $("btn-accept-draw").addEventListener("click", () => send({ type: "accept_draw" }));
+  $("btn-decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
+  // Resigning ends the game for good: ask for a second click.
+  let resigning = null;
+  $("btn-resign").addEventListener("click", () => {
+    const b = $("btn-resign");
+    if (resigning) {
+      clearTimeout(resigning); resigning = null; b.textContent = _("Resign");
+      send({ type: "resign" });
+      return;
+    }
+    b.textContent = _("Click again to resign");
+    resigning = setTimeout(() => { resigning = null; b.textContent = _("Resign"); }, 4000);
+  });
   // A new game abandons this one (it stays in the store): ask for a second click.
   let armed = null;
   $("btn-new").addEventListener("click", () => {
     const b = $("btn-new");
     if (armed) {
-      clearTimeout(armed); armed = null; b.textContent = "New game";
+      clearTimeout(armed); armed = null; b.textContent = _("New game");
       send({ type: "new_game" });
       return;
     }
-    b.textContent = "Click again for a new game";
-    armed = setTimeout(() => { armed = null; b.textContent = "New game"; }, 4000);
+    b.textContent = _("Click again for a new game");
+    armed = setTimeout(() => { armed = null; b.textContent = _("New game"); }, 4000);
   });
   $("btn-discard").addEventListener("click", () => send({ type: "discard" }));
   $("btn-remove-cut").addEventListener("click", () => {
