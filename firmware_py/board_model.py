@@ -123,6 +123,41 @@ def disc_bz(m: Magnet, rho: float, h: float, n_phi: int = 96, n_z: int = 12) -> 
     return total / (4 * math.pi)
 
 
+class LandingFit:
+    """How much worse this board's landings on stacks fit the model than the model expects: a
+    landing nudges the stack below and sits off it by amounts no board tells. On a carefully
+    built board a landing's own reading stays within about `EXPECTED` of its prediction
+    (relative to the bottom piece's response), which the model's own spread covers; on a rough
+    one a nudge alone moves a bottom piece's reading by several mT. `rel()` is the RMS excess
+    over `EXPECTED`, learned from every landing the game explains once the board is still
+    (`Reference`): none until landings show it.
+
+    >>> fit = LandingFit()
+    >>> fit.rel()
+    0.0
+    >>> for _ in range(20): fit.learn(0.1)
+    >>> round(fit.rel(), 2)
+    0.1
+    """
+
+    EXPECTED = 0.015  # relative RMS of a careful board's landings (the model covers it)
+    CAP = 0.25        # a residual beyond this is something else (a knocked stack), not a nudge
+
+    def __init__(self):
+        self.mean_square = self.EXPECTED ** 2
+        self.count = 0
+
+    def learn(self, rel: float) -> None:
+        """One landing's residual at its space, relative to the bottom piece's response."""
+        rel = min(abs(rel), self.CAP)
+        self.count += 1
+        w = max(1.0 / (self.count + 2), 0.1)  # the prior counts as two landings
+        self.mean_square += w * (rel * rel - self.mean_square)
+
+    def rel(self) -> float:
+        return max(self.mean_square - self.EXPECTED ** 2, 0.0) ** 0.5
+
+
 class BoardModel:
     """The board's forward model over a `Calibration` (see the module docstring)."""
 
@@ -141,6 +176,7 @@ class BoardModel:
         # `open_positions` also leaves open where they sit and how far a landing pushed the
         # stack below (the inference's second look, when nothing fits otherwise).
         self.open_positions = False
+        self.landings = LandingFit()
         self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}
@@ -208,6 +244,19 @@ class BoardModel:
         tol = self.tol
         return (self.nominal_axial(kind) * (1 - tol.strength) * (1 - tol.gain)
                 * self._low[0])
+
+    def reseat_range(self) -> tuple[float, float]:
+        """A stack set back on its own space, anywhere people set pieces down: the factor by
+        which its own reading may change, (low, high), from the bounds of where it may sit
+        (off-centre as far as `Tolerances.placement_mm`, against exactly centred)."""
+        low = self._low[0]
+        return low - 1.0, 1.0 / low - 1.0
+
+    def nudge_span(self, space: int, height: int) -> float:
+        """The most (codes) a stack of `height` on `space` can read differently after a
+        landing pushed it sideways by up to `Tolerances.nudge_mm`."""
+        return self.cal.unit(space) * self.tol.nudge_mm * sum(
+            self._slope[min(lv, LEVELS - 1)] for lv in range(height))
 
     def own_spread(self, level: int) -> float:
         """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""
@@ -354,9 +403,12 @@ class BoardModel:
                 if self.open_positions and keep and len(new) > keep:
                     # A landing may push the stack below sideways: its pieces read more or
                     # less, by up to the field's steepest slope times the push.
-                    push = self.cal.unit(t) * self.tol.nudge_mm * sum(
-                        self._slope[min(lv, LEVELS - 1)] for lv in range(keep))
+                    push = self.nudge_span(t, keep)
                     v += push * push / 3.0
+            if keep and len(new) > keep:
+                # A landing nudges the stack below and sits off it: how far this board's
+                # landings have read from the model so far (`LandingFit`), per bottom piece.
+                v += (self.landings.rel() * self.cal.unit(t)) ** 2
             for level in range(start_new, len(new)):
                 x = self.piece_own(t, new[level], level)
                 own += x

@@ -360,6 +360,13 @@ class Controller:
         self.faults.suspects = []  # offered again below while the board still disagrees there
         if kind != "ambiguous":
             self.questions.unsure_since = None
+        if (kind == "commit" and st.mode == "asking" and self.questions.rivals
+                and self.questions.whether
+                and d.best.key in {c.key for c in self.questions.rivals}):
+            # Asked whether it landed at all: readings that merely firm up while the board
+            # stays as it is are no answer (a stack knocked beside a space reads more like a
+            # landing the longer it is averaged); the player's answer, or a change, decides.
+            return
         if kind in ("match", "commit"):
             best = d.best
             blind = self.faults.blind(best.plies)
@@ -395,8 +402,15 @@ class Controller:
         elif kind == "relift":
             self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
+            if kind == "illegal":  # the stack it was set on may have been pushed aside
+                self.reference.nudged(d.best.dst)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
+            stands = self.questions.stands(d, snap)
+            if stands is not None:  # the recorded landing, after a still while: it landed
+                self.recorder.provisional = False
+                self._act(Decision("match", stands, [stands], d.candidates), snap)
+                return
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:
                 self._show_held(held)

@@ -33,11 +33,18 @@ from dataclasses import dataclass, field
 
 from .board_model import BoardModel
 from .rules import N_PLACEMENTS, PASS, Board, Ply
-from .spaces import N_SPACES
+from .spaces import N_SPACES, NEIGHBOURS
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
 HOVER_MM = (1.0, 2.0, 3.0, 4.0)
 """Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
+KNOCKED_RETURN = 0.03
+"""A stack lying on the board 8-20 mm from a sensor: its return field there, relative to its
+bottom piece's own reading (a 6x2 mm disc at 5 mm: -1.0 of 44.7 mT at 12 mm), with room."""
+Z_LIMIT = 8.0
+"""A ply that leaves one sensor this many standard deviations from what it says is looked at
+again with positions left open (`second_look`) before anything is decided: however well the
+rest fits, one space it cannot explain is where the pieces may sit otherwise."""
 CARRY_LEVELS = (5, 7, 10)
 """Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
 
@@ -69,6 +76,9 @@ class Candidate:
     chi2: float = math.inf
     hover: tuple | None = None  # (space, level, pieces, lift_mm): held just above a stack
     amends: bool = False
+    # Readings left open by where a stack knocked off its space lies: sensor -> (low, high)
+    # codes its field may add there (`Inference.knocked`).
+    free: dict | None = None
 
     @property
     def key(self) -> tuple:
@@ -318,11 +328,14 @@ class Inference:
         loose = self.loose
         wide = 3 if self.model.open_positions else 2
 
-        def gap(r: float, s: int) -> float:
-            """How far a change r lies outside what a hover ending could add on s."""
-            if s not in loose:
-                return r
-            lo, hi = loose[s][:2]
+        def gap(r: float, s: int, free=None) -> float:
+            """How far a change r lies outside what a hover ending (or a knocked stack lying
+            near, `free`) could add on s."""
+            lo = hi = 0.0
+            if s in loose:
+                lo, hi = loose[s][:2]
+            if free and s in free:
+                lo, hi = lo + free[s][0], hi + free[s][1]
             return r - lo if r < lo else (r - hi if r > hi else 0.0)
 
         r0 = [values[s] - ref[s] for s in range(N_SPACES)]
@@ -351,14 +364,38 @@ class Inference:
                 for k, x in fd.items():
                     d[k] = d.get(k, 0.0) + x
                     var[k] = var.get(k, 0.0) + fv[k]
+            free = c.free
+            if free:
+                for k in free:
+                    d.setdefault(k, 0.0)
+                    var.setdefault(k, 0.0)
             chi = total0
             for s, ds in d.items():
-                r = gap(r0[s] - ds, s)
+                r = gap(r0[s] - ds, s, free)
                 chi += r * r / (v0[s] + var[s]) - chi0[s]
             c.chi2 = chi
             if zs is not None:
-                zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s))
+                zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s, free))
                            / math.sqrt(v0[s] + var.get(s, 0.0)), s) for s in range(N_SPACES))
+
+    @staticmethod
+    def _changes_game(cand: Candidate) -> bool:
+        return cand.kind == "commit" or cand.amends
+
+    def worst_z(self, cand: Candidate, values, frames, ref, ref_frames, ref_stacks, age_s,
+                open_positions: bool = False) -> float:
+        """The largest |z| of any sensor under `cand` (scored strictly, or with positions left
+        open as in the second look)."""
+        zs: list = []
+        model = self.model
+        model.open_positions = open_positions
+        chi2 = cand.chi2  # (its score stays the one it was ranked by)
+        try:
+            self.score([cand], values, frames, ref, ref_frames, ref_stacks, age_s, zs)
+        finally:
+            model.open_positions = False
+            cand.chi2 = chi2
+        return max((z for z, _ in zs), default=0.0)
 
     def second_look(self, cands, values, frames, ref, ref_frames, ref_stacks, age_s):
         """Nothing fits: score every candidate again with what no board tells left open for
@@ -423,6 +460,27 @@ class Inference:
                                          amends=c.amends))
         return out
 
+    def knocked(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each stack gone from its space fitting within `limit`: the same stack knocked
+        aside, lying on the board beside its space rather than in the hand. Its field reads on
+        the neighbours as a return field, opposite to its bottom magnet (up to about 2.5 % of
+        a bottom piece's own reading at 8-20 mm), and not as a landing would: the same
+        meaning as the stack in the hand, so a move to a neighbour that reads no more than a
+        stack lying there is asked about, never taken."""
+        out = []
+        cal = self.model.cal
+        for c in cands:
+            if (c.chi2 > limit and c.plies) or c.kind != "lifted" or c.hover is not None:
+                continue  # (one knocked from the recorded position is always tried)
+            stack = c.board.stack(c.src) if not c.amends else None
+            if not stack:
+                continue
+            pull = -cal.polarity[stack[0]] * KNOCKED_RETURN * cal.typical_unit()
+            free = {n: (min(pull, 0.0), max(pull, 0.0)) for n in NEIGHBOURS[c.src]}
+            out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
+                                 amends=c.amends, free=free))
+        return out
+
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
                 age_s: float, amendable: bool = False) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
@@ -464,13 +522,19 @@ class Inference:
                 else:
                     cands = sorted(cands + extra, key=lambda c: c.chi2)
         held = self.held_above(cands, cands[0].chi2 + 2 * self.margin)
+        held += self.knocked(cands, cands[0].chi2 + 2 * self.margin)
         if held:
             self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
                        memo)
             cands = sorted(cands + held, key=lambda c: c.chi2)
-        if cands[0].chi2 > self.fit_limit:
+        looked = cands[0].chi2 > self.fit_limit
+        if looked:
             cands = self.second_look(cands, values, snapshot.frames, ref, ref_frames,
                                      ref_stacks, age_s)
+        args = (values, snapshot.frames, ref, ref_frames, ref_stacks, age_s)
+        if not looked and self._changes_game(cands[0]) and self.worst_z(cands[0], *args) > Z_LIMIT:
+            cands = self.second_look(cands, *args)
+            looked = True
         best = cands[0]
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (

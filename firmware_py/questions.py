@@ -45,10 +45,11 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.whether = False  # the question is whether a stack landed at all
 
     def clear(self) -> None:
         """No question open."""
-        self.rivals, self.answer = [], None
+        self.rivals, self.answer, self.whether = [], None, False
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
@@ -76,6 +77,23 @@ class Questions:
         self.ask(st, rivals)
         return None
 
+    def stands(self, d: Decision, snap):
+        """The only doubt is whether the move just recorded landed or its stack is still held
+        above the board: once the board has been still for longer than a hand holds a stack
+        (`hold_s`, from the first still moment it was unsure), the landing stands. Returns the
+        'match' candidate then (no question: one about the recorded landing would only be
+        answered by showing it again), else None."""
+        rivals = d.rivals
+        best = rivals[0] if rivals else None
+        if (best is None or best.kind != "match" or best.amends
+                or any(c.kind not in HELD_KINDS or not c.amends for c in rivals[1:])):
+            return None
+        since = snap.stable_since if self.unsure_since is None else self.unsure_since
+        if snap.time - since < self.inference.hold_s:
+            return None
+        self.unsure_since = None
+        return best
+
     def _ask_landings(self, st, d: Decision) -> bool:
         """Ask about the landings that fit best ("did you land on it?" is a fair question
         when the stack may still be in the hand); False when no landing fits at all."""
@@ -89,7 +107,8 @@ class Questions:
                 seen.add(c.key)
                 rivals.append(c)
         self.ask(st, rivals, single=True)
-        return st.mode == "asking"
+        self.whether = st.mode == "asking"
+        return self.whether
 
     def ask(self, st, rivals, single: bool = False) -> None:
         """Ask which of `rivals` happened (a question already open is added to, never reset)."""

@@ -43,6 +43,9 @@ class Reference:
         # Placements learned from a board that had only just settled: learned again once it
         # has been still long enough (space -> (kind, readings before, stacks before)).
         self._relearn: dict[int, tuple] = {}
+        # Landings on stacks, to learn how well they fit once the board has been still for
+        # `hold_s` (space -> (readings before, stacks before, its stack after)).
+        self._landings: dict[int, tuple] = {}
         self.values: tuple | None = None
         self.frames = 1
         self.stacks: list | None = None
@@ -51,7 +54,7 @@ class Reference:
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = None
-        self.inference.loose, self._relearn = {}, {}
+        self.inference.loose, self._relearn, self._landings = {}, {}, {}
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -60,6 +63,11 @@ class Reference:
             self._hovering(self.stacks, stacks, snap)
         if snap.time - snap.stable_since >= self.inference.hold_s:
             self._landed(snap, stacks)
+        if self.stacks is not None and stacks is not self.stacks and self.values is not None:
+            for t in range(N_SPACES):  # landings: learned once the board is still (_landed)
+                old, new = self.stacks[t], stacks[t]
+                if old and len(new) > len(old) and tuple(new[:len(old)]) == tuple(old):
+                    self._landings[t] = (self.values, self.stacks, tuple(new))
         if self.values is not None and self.stacks is not None:
             self._follow_drift(snap, stacks)
         self.values = snap.values
@@ -99,7 +107,11 @@ class Reference:
                 v, w = var.get(s, 0.0), wide.get(s, 0.0)
                 # Within the model's own uncertainty of contact: read at contact already.
                 # Else contact is only as well known as where the landed pieces sit.
-                loose[s] = (min(0.0, rest), max(0.0, rest), w if rest * rest > 4 * v else 0.0, w)
+                narrow = w if rest * rest > 4 * v else 0.0
+                if s in landed:  # contact may still push the stack below aside
+                    nudge = (model.landings.rel() * self.cal.unit(s)) ** 2
+                    narrow, w = max(narrow, nudge), max(w, nudge)
+                loose[s] = (min(0.0, rest), max(0.0, rest), narrow, w)
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
@@ -110,14 +122,34 @@ class Reference:
         cross-talk changes by a few hundredths of a mT: left to the model's own spread."""
         if self.values is None or not self.stacks[space]:
             return
-        own = abs(self.values[space] - self.cal.baseline[space])
-        span = own * self.model.own_spread(0)
-        self.inference.loose = {**self.inference.loose, space: (-span, span, 0.0, 0.0)}
+        own = self.values[space] - self.cal.baseline[space]  # signed: a weaker reading of a
+        low, high = self.model.reseat_range()
+        span = (own * low, own * high)  # south-up piece moves up
+        self.inference.loose = {**self.inference.loose, space: (min(span), max(span), 0.0, 0.0)}
+
+    def nudged(self, space: int) -> None:
+        """Something was set down on the stack on `space` and taken off again (an illegal
+        set-down): the stack below may have been pushed aside, so its own reading may have
+        moved by as much as a nudge does (`BoardModel.nudge_span`), until the next reference."""
+        if self.values is None or not self.stacks[space]:
+            return
+        span = self.model.nudge_span(space, len(self.stacks[space]))
+        lo, hi = self.inference.loose.get(space, (0.0, 0.0, 0.0, 0.0))[:2]
+        self.inference.loose = {**self.inference.loose,
+                                space: (lo - span, hi + span, 0.0, 0.0)}
 
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
         Placements read earlier are learned again from this snapshot."""
         self.inference.loose = {}
+        for t, (before, before_stacks, new) in list(self._landings.items()):
+            del self._landings[t]
+            if tuple(stacks[t]) != new or t in self.faulty:
+                continue  # lifted again or built on since
+            changes = {o: stacks[o] for o in range(N_SPACES) if stacks[o] != before_stacks[o]}
+            d, _ = self.model.delta(changes, before, before_stacks)
+            residual = snap.values[t] - before[t] - d.get(t, 0.0)
+            self.model.landings.learn(residual / self.cal.unit(t))
         for t, (kind, before, before_stacks) in list(self._relearn.items()):
             del self._relearn[t]
             if tuple(stacks[t]) != (kind,):
@@ -145,6 +177,7 @@ class Reference:
         """A configuration known without a snapshot of it: predict its readings from the model."""
         if self.values is None:
             return
+        self._landings = {}  # predicted readings teach nothing
         changes = {t: stacks[t] for t in range(N_SPACES) if stacks[t] != self.stacks[t]}
         d, _ = self.model.delta(changes, self.values, self.stacks)
         ref = list(self.values)

@@ -24,6 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import add, mul, sub
 
+SPIKE_GAP_S = 1.0
+"""A sensor off alone for one frame is a spike only if it has not spiked for this long (real
+spikes are rare on any one sensor; a noisy sensor jumps many times a second)."""
 NOISY_S = 3.0
 RESTLESS_S = 1.0
 """Moving this long without settling, with every sensor noisier than the tolerance allows,
@@ -75,6 +78,8 @@ class Settler:
         self._lone: tuple = (None, 0.0, 0)  # (sensor, since, resets) moving alone
         self._moving_since: float | None = None
         self._seen_noise = 0.0  # RMS of one reading, from frame-to-frame steps while moving
+        self._spike: int | None = None  # the sensor read as a spike on the last frame
+        self._spiked: dict[int, float] = {}  # sensor -> when it last spiked
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -120,11 +125,30 @@ class Settler:
         n = len(self._frames)
         scale = 1.0 / n
         if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
+            over = [i for i, (r, t) in enumerate(zip(raw, self._sum))
+                    if abs(r - t * scale) > self.tolerance]
+            if (len(over) == 1 and self._spike != over[0]
+                    and time - self._spiked.get(over[0], -SPIKE_GAP_S) >= SPIKE_GAP_S):
+                # One sensor alone, for one frame: a spike (a sample hit by interference),
+                # not a hand (which moves a sensor for many frames). Read it as the window's
+                # mean; the same sensor off again next frame is moving, and one that jumps
+                # again and again is noisy (`noisy`), not spiking.
+                self._spike = over[0]
+                self._spiked[over[0]] = time
+                raw = list(raw)
+                raw[over[0]] = self._sum[over[0]] * scale
+                return self._still(time, raw)
+            self._spike = None
             self._note_movers(time, raw, scale)
             self._follow_noise(time, raw)
             self.moving = True
             self._reset(time, raw)
             return None
+        self._spike = None
+        return self._still(time, raw)
+
+    def _still(self, time: float, raw) -> Snapshot | None:
+        """One more still frame in the window; the snapshot when one is due."""
         self._frames.append(raw)
         self._times.append(time)
         self._sum = list(map(add, self._sum, raw))
