@@ -35,6 +35,7 @@ from typing import Callable, Sequence
 
 from . import guidance
 from .errors import FirmwareMismatch, LinkLost, StoreError
+from .i18n import _
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
 from .rules import PASS, Board, Ply
 from .spaces import N_SPACES, SPACES
@@ -48,10 +49,10 @@ log = logging.getLogger(__name__)
 def describe_stack(stack: tuple[str, ...]) -> str:
     """A stack in words: 'empty', 'one W', or 'B D W (bottom to top)'."""
     if not stack:
-        return "empty"
+        return _("empty")
     if len(stack) == 1:
-        return f"one {stack[0]}"
-    return " ".join(stack) + " (bottom to top)"
+        return _("one {piece}").format(piece=stack[0])
+    return _("{pieces} (bottom to top)").format(pieces=" ".join(stack))
 
 
 def rebuild_lines(before: Board, after: Board) -> list[str]:
@@ -66,7 +67,7 @@ def rebuild_lines(before: Board, after: Board) -> list[str]:
         if old == new:
             continue
         if not new:
-            lines.append(f"{SPACES[s]}: take it off (leave the space empty)")
+            lines.append(_("{space}: take it off (leave the space empty)").format(space=SPACES[s]))
         else:
             lines.append(f"{SPACES[s]}: {describe_stack(new)}")
     return lines
@@ -176,9 +177,10 @@ class Session:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
         state = self.controller.state
         if self.link_lost:
-            why = f"; {self.link_why}" if self.link_why else ""
-            return dataclasses.replace(state, mode="link_lost",
-                                       message=f"scanner link lost: play paused{why}")
+            message = _("scanner link lost: play paused")
+            if self.link_why:  # the firmware's own words (for whoever updates it)
+                message += f"; {self.link_why}"
+            return dataclasses.replace(state, mode="link_lost", message=message)
         return state
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
@@ -501,7 +503,8 @@ class Session:
             hint = computer_hint(state, [self.hints])
             if hint is not None and (state.hint != hint or not state.message):
                 # (said again when the controller's own line for an idle board is empty)
-                state.message = f"hint: {hint} (shown on the LEDs; nothing is recorded)"
+                state.message = _("hint: {ply} (shown on the LEDs; nothing is recorded)").format(
+                    ply=hint)
         if state.hint != hint:
             state.hint = hint
 

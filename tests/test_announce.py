@@ -198,3 +198,22 @@ def test_say_typed_in_the_terminal_is_the_say_button():
     from firmware_py.commands._sim_live import parse_command
     state = BoardState(board=Board(), mode="idle")
     assert parse_command("say", state) == [("button", ("say",))]
+
+
+def test_a_voice_in_one_language_and_the_board_in_another_is_refused(tmp_path, capsys):
+    assert main(["sim", "--autoplay", "--voice", "de", "--lang", "fr",
+                 "--voice-dir", str(tmp_path)]) == 2
+    assert "--voice de and --lang fr: the board speaks the language it shows" in \
+        capsys.readouterr().err
+
+
+def test_the_voice_speaks_the_language_it_names(tmp_path):
+    from firmware_py.commands._options import open_voice
+    from argparse import Namespace
+    need_espeak()
+    voice = open_voice(Namespace(voice="fr", voice_dir=str(tmp_path), lang=None))
+    voice.observe(BoardState(board=Board(), mode="idle"))
+    state = BoardState(board=Board.from_plies(["e3"]), mode="idle")
+    voice.observe(state)
+    voice.close()
+    assert phrases(tmp_path) == [("placement", "Blanc place une pièce DVONN sur e3")]

@@ -43,6 +43,20 @@ def add_study_arguments(parser) -> None:
                              "next ply and waiting until it is carried out")
 
 
+def add_language_argument(parser) -> None:
+    from ..i18n import LANGUAGES, language_argument
+    parser.add_argument("--lang", type=language_argument, default=None, metavar="LANG",
+                        help="the language of what the board says: " + ", ".join(LANGUAGES)
+                             + " (default: the system's language if it is one of these, "
+                               "else English)")
+
+
+def use_language(args) -> str:
+    """Speak the language of `--lang` (or the system's) from now on; returns its code."""
+    from ..i18n import use
+    return use(getattr(args, "lang", None))
+
+
 def voice_argument(text: str) -> str:
     """`--voice` for argparse: off, cues or a language code."""
     import argparse

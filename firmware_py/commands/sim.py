@@ -70,10 +70,11 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
-    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    from ._options import (add_clock_argument, add_hints_argument, add_language_argument,
+                           add_study_arguments, add_voice_arguments)
     add_clock_argument(p)  # --clock: people mode and autoplay
     add_hints_argument(p)  # --hints: people mode, and autoplay's players asking for hints
-    from ._options import add_voice_arguments
+    add_language_argument(p)
     add_voice_arguments(p)  # --voice, --voice-dir: people mode and autoplay
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     from ._remote import add_remote_arguments
@@ -82,6 +83,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     if not args.autoplay:
         return run_interactive(args)
     return run_autoplay(args)

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from . import protocol
+from ..i18n import _, render_page
 from .source import ActionRefused, GameSource
 from .view import board_view, layout, led_view
 
@@ -202,7 +203,8 @@ def make_app(source: GameSource, token: str | None = None) -> web.Application:
 
 
 async def index(request: web.Request) -> web.Response:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    page = render_page((STATIC / "index.html").read_text(encoding="utf-8"))
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 async def record(request: web.Request) -> web.Response:
@@ -240,7 +242,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     await ws.send_json({"type": "hello", "layout": layout(), "can_act": acting,
                         "simulator": source.simulator,
                         "read_only_reason": None if acting else
-                        "read-only: open the URL with the token printed by the server to act"})
+                        _("read-only: open the URL with the token printed by the server to act")})
     await hub.welcome(ws)
     try:
         async for msg in ws:

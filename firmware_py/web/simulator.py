@@ -17,15 +17,16 @@ import sys
 import threading
 from pathlib import Path
 
+from ..i18n import N_, _
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
 
-INTRO = """\
+INTRO = N_("""\
 The simulated DVONN board is at {url}
 Open it in a browser: you are the hand that moves the pieces; the board's software sees only
 its sensors and answers with its LEDs. The page explains the rest. Ctrl-C stops.
-Games are kept in {db}."""
+Games are kept in {db}.""")
 
 
 class SimulatorRun:
@@ -117,7 +118,7 @@ class SimulatorSource(SessionSource):
             board.press(self.BUTTONS[kind])
             if kind == "new_game":
                 board.reset()  # the people clear the board and empty their hands
-                return "new game: the table is cleared; the last game stays in the store"
+                return _("new game: the table is cleared; the last game stays in the store")
             return None
         return self.desk.call(press)
 
@@ -162,11 +163,11 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
         print(f"{prog}: cannot serve the page on {host}:{port}: {e.strerror or e} "
               "(choose another with --web PORT)", file=sys.stderr)
         return 1
-    print(INTRO.format(url=run.web.url, db=db), flush=True)
+    print(_(INTRO).format(url=run.web.url, db=db), flush=True)
     for line in (on_start(run) if on_start else ()):
         print(line, flush=True)
     if not is_loopback(host):
-        print("Pages opened without the token in the URL are read-only.", flush=True)
+        print(_("Pages opened without the token in the URL are read-only."), flush=True)
     try:
         while run._loop.is_alive():
             time.sleep(0.5)
