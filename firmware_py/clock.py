@@ -34,9 +34,19 @@ import math
 import re
 from dataclasses import dataclass
 
+from .i18n import N_, _
 from .rules import BLACK, PASS, WHITE, Board, Ply
 
 NAMES = {WHITE: "White", BLACK: "Black"}
+SIDE_TEXT = {
+    (WHITE, ""): N_("White {time}"), (WHITE, "running"): N_("White {time} (running)"),
+    (WHITE, "low"): N_("White {time} (running, low)"),
+    (WHITE, "flagged"): N_("White {time} (out of time)"),
+    (BLACK, ""): N_("Black {time}"), (BLACK, "running"): N_("Black {time} (running)"),
+    (BLACK, "low"): N_("Black {time} (running, low)"),
+    (BLACK, "flagged"): N_("Black {time} (out of time)"),
+}
+"""One side's reading in `ClockReading.text`, by how its clock stands."""
 _TIME = re.compile(r"(\d+(?:\.\d+)?)\s*(h|m|min|s|sec)?")
 MAX_BASE_S = 10 * 3600.0
 MAX_INCREMENT_S = 600.0
@@ -137,12 +147,9 @@ class ClockReading:
         """One line: 'White 9:53 · Black 9:42 (running)'; a flag and low time said so."""
         parts = []
         for side in (WHITE, BLACK):
-            part = f"{NAMES[side]} {format_time(self.left[side])}"
-            if side == self.flagged:
-                part += " (out of time)"
-            elif side == self.running:
-                part += " (running, low)" if self.low else " (running)"
-            parts.append(part)
+            how = ("flagged" if side == self.flagged else "low" if side == self.running and self.low
+                   else "running" if side == self.running else "")
+            parts.append(_(SIDE_TEXT[side, how]).format(time=format_time(self.left[side])))
         return " · ".join(parts)
 
     def as_dict(self) -> dict:
@@ -360,8 +367,8 @@ def flag_result(flagged: int) -> str:
 def flag_message(flagged: int) -> str:
     """The line shown when `flagged` ran out of time (a whole sentence, ready to translate)."""
     if flagged == WHITE:
-        return "White ran out of time: Black wins."
-    return "Black ran out of time: White wins."
+        return _("White ran out of time: Black wins.")
+    return _("Black ran out of time: White wins.")
 
 
 def ply_times_tag(spent: list[float | None]) -> str:

@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from .i18n import N_
+
 RGB = tuple[int, int, int]
 
 
@@ -77,45 +79,61 @@ def is_lit(pattern: str, now: float) -> bool:
 SIGNALS = (
     # Whose turn (idle): on the empty spaces to place on, or the stacks that may move.
     Signal("white_to_play", (255, 255, 255), "steady",
-           "White to play: the empty spaces to place on, or White's stacks that may move"),
+           N_("White to play: the empty spaces to place on, or White's stacks that may move")),
     Signal("black_to_play", (0, 0, 255), "wink",
-           "Black to play: the empty spaces to place on, or Black's stacks that may move"),
+           N_("Black to play: the empty spaces to place on, or Black's stacks that may move")),
     Signal("dvonn_to_place", (255, 0, 160), "slow",
-           "a DVONN piece is to be placed on one of these empty spaces"),
+           N_("a DVONN piece is to be placed on one of these empty spaces")),
     # A stack in the hand.
-    Signal("source", (255, 200, 0), "steady", "the space the lifted stack came from"),
-    Signal("destination", (0, 255, 0), "slow", "a legal destination for the lifted stack"),
+    Signal("source", (255, 200, 0), "steady", N_("the space the lifted stack came from")),
+    Signal("destination", (0, 255, 0), "slow", N_("a legal destination for the lifted stack")),
     # After a move.
-    Signal("remove", (160, 0, 255), "double", "remove this stack: the move cut it off"),
+    Signal("remove", (160, 0, 255), "double", N_("remove this stack: the move cut it off")),
     # Questions and mistakes.
     Signal("ask", (0, 255, 255), "flash",
-           "which of these did you land on? lift that stack and set it back (or press confirm)"),
+           N_("which of these did you land on? lift that stack and set it back (or press confirm)")),
     Signal("error", (255, 0, 0), "fast",
-           "illegal here: wrong stack lifted, illegal set-down, or the wrong piece placed"),
-    Signal("missing", (255, 90, 0), "steady", "a stack belongs here: put it back"),
-    Signal("extra", (255, 110, 150), "double", "this space should be empty: take it off"),
+           N_("illegal here: wrong stack lifted, illegal set-down, or the wrong piece placed")),
+    Signal("missing", (255, 90, 0), "steady", N_("a stack belongs here: put it back")),
+    Signal("extra", (255, 110, 150), "double", N_("this space should be empty: take it off")),
     # Suggestions and announcements.
     Signal("computer_from", (0, 150, 150), "double",
-           "the computer's move (or a hint): lift this stack"),
+           N_("the computer's move (or a hint): lift this stack")),
     Signal("computer_to", (160, 255, 0), "flash",
-           "the computer's move or placement (or a hint): put it here"),
+           N_("the computer's move or placement (or a hint): put it here")),
     Signal("pass", (0, 140, 255), "fast",
-           "this player has no move and passes (lit on the passing player's stacks)"),
+           N_("this player has no move and passes (lit on the passing player's stacks)")),
     # The end.
-    Signal("winner", (0, 255, 140), "steady", "game over: the winner's stacks"),
-    Signal("draw", (180, 180, 255), "slow", "game over: a draw (every stack)"),
+    Signal("winner", (0, 255, 140), "steady", N_("game over: the winner's stacks")),
+    Signal("draw", (180, 180, 255), "slow", N_("game over: a draw (every stack)")),
     # The game clock.
     Signal("low_time", (255, 0, 90), "triple",
-           "the player to move is low on time (lit on the six corners)"),
+           N_("the player to move is low on time (lit on the six corners)")),
     # The machine itself.
     Signal("link_lost", (255, 255, 0), "fast",
-           "the scanner link is lost: play paused (lit on the six corners)"),
+           N_("the scanner link is lost: play paused (lit on the six corners)")),
     # Orchid, not orange: it shares the board with "missing" (orange) and "extra" (pink).
-    Signal("paused", (225, 120, 255), "slow", "play paused (lit on the six corners)"),
+    Signal("paused", (225, 120, 255), "slow", N_("play paused (lit on the six corners)")),
     Signal("calibrating", (110, 110, 110), "wink",
-           "calibrating: keep the board empty and still"),
+           N_("calibrating: keep the board empty and still")),
 )
 BY_NAME: dict[str, Signal] = {s.name: s for s in SIGNALS}
+
+# The signals' and patterns' names as a player reads them in the terminal and the page's legend
+# (translated where shown, with `i18n._`).
+SIGNAL_WORDS = {
+    "white_to_play": N_("white to play"), "black_to_play": N_("black to play"),
+    "dvonn_to_place": N_("dvonn to place"), "source": N_("source"),
+    "destination": N_("destination"), "remove": N_("remove"), "ask": N_("ask"),
+    "error": N_("error"), "missing": N_("missing"), "extra": N_("extra"),
+    "computer_from": N_("computer from"), "computer_to": N_("computer to"), "pass": N_("pass"),
+    "winner": N_("winner"), "draw": N_("draw"), "low_time": N_("low time"),
+    "link_lost": N_("link lost"), "paused": N_("paused"), "calibrating": N_("calibrating"),
+}
+PATTERN_WORDS = {
+    "steady": N_("steady"), "wink": N_("wink"), "slow": N_("slow"), "double": N_("double"),
+    "flash": N_("flash"), "fast": N_("fast"), "triple": N_("triple"),
+}
 BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
 
 MODE_SIGNALS: dict[str, tuple[str, ...]] = {

@@ -64,6 +64,7 @@ from __future__ import annotations
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
 from .faults import STUCK_S, FaultWatch
+from .i18n import _
 from .inference import Decision, Inference
 from .mismatch import Mismatch, difference_text
 from .questions import Questions
@@ -215,7 +216,7 @@ class Controller:
         if self.state.mode != "link_lost":
             self._mode_before_link = self.state.mode
             self.state.mode = "link_lost"
-            self.state.message = "scanner link lost: play paused"
+            self.state.message = _("scanner link lost: play paused")
 
     def link_restored(self) -> None:
         """Frames are back: wait for a settled snapshot and check the board again."""
@@ -248,7 +249,7 @@ class Controller:
         st = self.state
         st.clear_marks()
         st.mode = "paused"
-        st.message = "take back: put the pieces back as the LEDs show"
+        st.message = _("take back: put the pieces back as the LEDs show")
         st.missing, st.extra = self.mismatch.difference(st.board, self.settler.snapshot,
                                                         self.pending)
         self.stats["resyncs"] += 1
@@ -347,7 +348,8 @@ class Controller:
             st.mode = "unexplained"
             st.missing = sorted(expected - occ)
             st.extra = sorted((occ - expected) | set(wrong_sign))
-            st.message = "set up the game as recorded: " + difference_text(st)
+            st.message = _("set up the game as recorded: {difference}").format(
+                difference=difference_text(st))
             return
         self.reference.resume(snap, stacks, expected)
         self._settle_mode()
@@ -431,7 +433,7 @@ class Controller:
             st.clear_marks()
             st.mode = "error"
             st.error = [cand.dst]
-            st.message = f"{SPACES[cand.dst]}: not a legal destination"
+            st.message = _("{space}: not a legal destination").format(space=SPACES[cand.dst])
             return
         off = self.script.off_script(st.board, st.hint, cand)
         if off is not None:

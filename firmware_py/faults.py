@@ -22,6 +22,7 @@ confirmed by the player (`blind`).
 
 from __future__ import annotations
 
+from .i18n import _
 from .settle import mean_noise
 from .spaces import N_SPACES, SPACES
 
@@ -81,8 +82,8 @@ class FaultWatch:
         """The line that names the faulty sensors ('' when there are none)."""
         if not self.faulty:
             return ""
-        return (f"sensor {names(sorted(self.faulty))} looks faulty: played from the game alone; "
-                "check it with `dvonn-board diag selftest`")
+        return _("sensor {spaces} looks faulty: played from the game alone; check it with "
+                 "`dvonn-board diag selftest`").format(spaces=names(sorted(self.faulty)))
 
     def check(self, snap, stuck_s: float = 0.0) -> bool:
         """A sensor at an ADC rail, or whose reading has not moved by a single code for
@@ -137,8 +138,8 @@ class FaultWatch:
         """One space off, and the player may see it is right: then its sensor is at fault.
         Returns what to add to the message."""
         self.suspects = [space]
-        return (f" (if {SPACES[space]} is right as it is, press confirm: its sensor is faulty "
-                "and the game goes on without it)")
+        return " " + _("(if {space} is right as it is, press confirm: its sensor is faulty and "
+                       "the game goes on without it)").format(space=SPACES[space])
 
     def confirm(self, why: str) -> bool:
         """The player confirmed the suspects are faulty: mark them. False when there were none."""
@@ -157,9 +158,9 @@ class FaultWatch:
             self.suspects, self.suspect_since = occupied, snap.stable_since
         if snap.time - self.suspect_since < wait_s:
             st.extra = occupied
-            st.message = f"clear the board: pieces on {names(occupied)}"
+            st.message = _("clear the board: pieces on {spaces}").format(spaces=names(occupied))
             return
         st.error = occupied
-        st.message = (f"sensor {names(occupied)} reads like a piece on an empty board: take "
-                      "the piece off, or if the space is empty check it with `dvonn-board diag "
-                      "selftest` and press confirm to play on without it")
+        st.message = _("sensor {spaces} reads like a piece on an empty board: take the piece "
+                       "off, or if the space is empty check it with `dvonn-board diag selftest` "
+                       "and press confirm to play on without it").format(spaces=names(occupied))

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from .i18n import _
 from .rules import PASS, Board
 
 HINT_LEVEL = 3
@@ -51,19 +52,19 @@ class Hints:
     def request(self, board: Board) -> str:
         """Ask for a hint at `board` (again: hide it). Returns the line to show."""
         if not self.enabled:
-            return "hints are off for this game"
+            return _("hints are off for this game")
         if board.is_over():
-            return "the game is over: no hint"
+            return _("the game is over: no hint")
         board = to_move(board)
         pos = (board.ply_count, board.key(), board.turn)
         if board.turn in self.computer:
-            return "the computer is to move: it shows its own move"
+            return _("the computer is to move: it shows its own move")
         if self._for == pos:
             self._for = None
-            return "hint hidden"
+            return _("hint hidden")
         self._for = pos
         self._thinker(board.turn).update(board)  # starts the search
-        return "hint: the engine is thinking"
+        return _("hint: the engine is thinking")
 
     def clear(self) -> None:
         self._for = None

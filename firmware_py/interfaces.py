@@ -92,6 +92,7 @@ class ButtonSource(Protocol):
         """Release the pins (idempotent)."""
 
 
-BUTTON_EVENTS = ("confirm", "undo", "new_game", "hint")
+BUTTON_EVENTS = ("confirm", "undo", "new_game", "hint", "say")
 """The board's buttons; a profile gives each a BCM pin under [buttons] (all optional). 'hint'
-shows the engine's move for the player to move (`hints.py`), as the web page's Hint does."""
+shows the engine's move for the player to move (`hints.py`), as the web page's Hint does; 'say'
+has the board say the situation aloud (with `--voice`: `announce.py`)."""

@@ -237,16 +237,18 @@ def game_seeds(seed: int, game: int) -> tuple[int, int]:
 
 def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bool = True,
                on_game=None, openings: list[tuple[int, list[Ply]]] | None = None,
-               ) -> tuple[list[GameResult], Summary]:
+               make=None) -> tuple[list[GameResult], Summary]:
     """Play `games` games between two SPECs; with `alternate`, the --black player takes White
     in the even-numbered games. With `openings` (from read_openings), games 2k-1 and 2k start
     from opening k (in turn, from the first again when they run out). `on_game(result)` is
-    called after each game."""
+    called after each game. make(spec, seed): a player for a SPEC that parse_spec does not
+    know, or None (ai.trial's engine with weights on trial)."""
     results = []
     summary = Summary(first, second)
     for g in range(1, games + 1):
         s1, s2 = game_seeds(seed, g)
-        p1, p2 = parse_spec(first, s1), parse_spec(second, s2)
+        p1, p2 = ((make and make(spec, seed)) or parse_spec(spec, seed)
+                  for spec, seed in ((first, s1), (second, s2)))
         swapped = alternate and g % 2 == 0
         white, black = (p2, p1) if swapped else (p1, p2)
         line, start = openings[(g - 1) // 2 % len(openings)] if openings else (None, [])

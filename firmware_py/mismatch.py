@@ -16,11 +16,11 @@ suspect (`FaultWatch.offer`), and confirm plays on without it.
 from __future__ import annotations
 
 from .faults import names
+from .i18n import _
 from .inference import Candidate, Decision
-from .rules import BLACK, PLAYER_NAMES, WHITE, Board
+from .rules import BLACK, WHITE, Board
 from .spaces import N_SPACES, NEIGHBOURS, SPACES
 
-PIECE_NAMES = {"W": "white", "B": "black", "D": "DVONN"}
 
 
 class Mismatch:
@@ -98,8 +98,8 @@ class Mismatch:
             st.lifted = cand.src
             st.destinations = st.board.destinations(cand.src)
             st.error = [cand.dst]
-            st.message = (f"the stack from {SPACES[cand.src]} may not go to "
-                          f"{SPACES[cand.dst]}: take it off again")
+            st.message = _("the stack from {source} may not go to {space}: take it off again"
+                           ).format(source=SPACES[cand.src], space=SPACES[cand.dst])
         self.stats["errors"] += 1
 
     def resync(self, cand, snap) -> bool:
@@ -132,7 +132,8 @@ class Mismatch:
             # Every stack where it belongs, but some read wrong: name and light those.
             st.error = self.reference.misfits(self.inference, self.recorded(st.board, pending),
                                               snap)[:3]
-        st.message = "the board does not match the game: " + difference_text(st)
+        st.message = _("the board does not match the game: {difference}").format(
+            difference=difference_text(st))
         if len(lost) + len(extra) == 1:
             st.message += self.faults.offer((list(lost) + list(extra))[0])
 
@@ -173,22 +174,24 @@ def why_not_movable(board: Board, s: int) -> str:
     """
     stack = board.stacks()[s]
     if board.phase == 1:
-        return "pieces are still being placed"
+        return _("pieces are still being placed")
     if stack == ("D",):
-        return "a DVONN piece alone never moves"
+        return _("a DVONN piece alone never moves")
     top = {"W": WHITE, "B": BLACK}.get(stack[-1])
     if top is None:
-        return "no player controls it"
+        return _("no player controls it")
     if top != board.turn:
-        return f"it is {PLAYER_NAMES[top]}'s and {PLAYER_NAMES[board.turn]} is to move"
+        return (_("it is white's and black is to move") if top == WHITE else
+                _("it is black's and white is to move"))
     stacks = board.stacks()
     if len(NEIGHBOURS[s]) == 6 and all(stacks[n] for n in NEIGHBOURS[s]):
-        return "it is surrounded on all 6 sides"
-    return f"a stack of {len(stack)} has no space to land on"
+        return _("it is surrounded on all 6 sides")
+    return _("a stack of {height} has no space to land on").format(height=len(stack))
 
 
 def not_movable_text(board: Board, s: int) -> str:
-    return f"the stack on {SPACES[s]} may not move now ({why_not_movable(board, s)}): put it back"
+    return _("the stack on {space} may not move now ({why}): put it back").format(
+        space=SPACES[s], why=why_not_movable(board, s))
 
 
 def error_text(board: Board, d: Decision) -> str:
@@ -196,9 +199,11 @@ def error_text(board: Board, d: Decision) -> str:
     if d.illegal_lift:
         return not_movable_text(board, d.illegal_lift[0])
     if board.phase == 1 and len(d.extra) == 1:
-        want = PIECE_NAMES[board.piece_to_place()]
-        return f"{SPACES[d.extra[0]]}: wrong piece, a {want} piece is to be placed"
-    return f"nothing may be set down on {names(d.extra)}: take it off"
+        text = {"W": _("{space}: wrong piece, a white piece is to be placed"),
+                "B": _("{space}: wrong piece, a black piece is to be placed"),
+                "D": _("{space}: wrong piece, a DVONN piece is to be placed")}
+        return text[board.piece_to_place()].format(space=SPACES[d.extra[0]])
+    return _("nothing may be set down on {spaces}: take it off").format(spaces=names(d.extra))
 
 
 def difference_text(st) -> str:
@@ -206,10 +211,11 @@ def difference_text(st) -> str:
     that read wrong, `error`)."""
     parts = []
     if st.missing:
-        parts.append("put back " + names(st.missing))
+        parts.append(_("put back {spaces}").format(spaces=names(st.missing)))
     if st.extra:
-        parts.append("take off " + names(st.extra))
+        parts.append(_("take off {spaces}").format(spaces=names(st.extra)))
     if not parts and st.error:
-        parts.append(f"check the stacks on {names(st.error)} (they read differently from the "
-                     "game: a piece missing from a stack, or one too many?)")
-    return "; ".join(parts) or "check the stacks"
+        parts.append(_("check the stacks on {spaces} (they read differently from the game: a "
+                       "piece missing from a stack, or one too many?)").format(
+                           spaces=names(st.error)))
+    return "; ".join(parts) or _("check the stacks")

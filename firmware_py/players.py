@@ -85,12 +85,13 @@ class AIPlayer(Player):
     def __init__(self, level: int = ai.DEFAULT_LEVEL, seed: int | None = None, *,
                  nodes: int | None = None, depth: int | None = None,
                  seconds: float | None = None, game: float | None = None,
-                 name: str | None = None):
+                 name: str | None = None, weights: "ai.Weights | None" = None):
         super().__init__(seed)
         ai.level_seconds(level)  # validates the level
         self.level, self.nodes, self.depth, self.seconds = level, nodes, depth, seconds
         self.name = name or f"ai:{level}"
-        self.searcher = ai.Searcher(self.rng)
+        # weights: evaluation weights on trial (ai.trial); the defaults otherwise
+        self.searcher = ai.Searcher(self.rng, weights=weights or ai.DEFAULT_WEIGHTS)
         self.clock = ai.GameClock(game) if game is not None else None
         self.last: ai.SearchResult | None = None
 

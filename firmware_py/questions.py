@@ -18,6 +18,7 @@ Two more kinds of question:
 from __future__ import annotations
 
 from .faults import names
+from .i18n import _
 from .inference import OCCUPIED_MT, Decision
 from .spaces import N_SPACES, SPACES
 
@@ -140,15 +141,18 @@ class Questions:
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask
-        st.message = (f"which did you land on: {names(ask)}? lift it and set it back "
-                      "(or press confirm for " + SPACES[ask[0]] + ")")
+        st.message = _("which did you land on: {spaces}? lift it and set it back (or press "
+                       "confirm for {space})").format(spaces=names(ask), space=SPACES[ask[0]])
         if len(ask) == 1:
-            st.message = (f"did you land on {SPACES[ask[0]]}? press confirm, or lift it and set "
-                          "it back")
-        if blind:
-            st.message = (f"did you land on {SPACES[ask[0]]} (its sensor is faulty)? press "
-                          "confirm" + (f"; or lift the one you landed on, {names(ask[1:])}, "
-                                       "and set it back" if ask[1:] else ""))
+            st.message = _("did you land on {space}? press confirm, or lift it and set it back"
+                           ).format(space=SPACES[ask[0]])
+        if blind and ask[1:]:
+            st.message = _("did you land on {space} (its sensor is faulty)? press confirm; or "
+                           "lift the one you landed on, {spaces}, and set it back").format(
+                               space=SPACES[ask[0]], spaces=names(ask[1:]))
+        elif blind:
+            st.message = _("did you land on {space} (its sensor is faulty)? press confirm"
+                           ).format(space=SPACES[ask[0]])
 
     def ask_blind(self, st, cand, blind: list[int]) -> None:
         """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""
@@ -159,8 +163,8 @@ class Questions:
         st.mode = "asking"
         st.ask = list(blind)
         plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
-        st.message = (f"did you play {plies}? the sensor of {names(blind)} is faulty: press "
-                      "confirm if so")
+        st.message = _("did you play {plies}? the sensor of {spaces} is faulty: press confirm "
+                       "if so").format(plies=plies, spaces=names(blind))
 
     # -- answers -----------------------------------------------------------------------------
     def spaces(self) -> list:
@@ -212,7 +216,7 @@ class Questions:
                          if self.rivals[0].stacks[s] and s not in self.faults}
             if (len(held) == 1 and held[0] in self.lifted
                     and occ == rival_occ - {held[0]}):
-                st.message = f"{SPACES[held[0]]}: now set it back"
+                st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
                 return True
             return None  # anything else: read the board afresh
         chosen = [c for c, s in zip(self.rivals, self.spaces()) if s == self.answer]

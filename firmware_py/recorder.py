@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
 
@@ -60,8 +61,9 @@ class Recorder:
         self.commit(board, cand.plies, asked)
         moves = [p for p in cand.plies if not p.is_pass]
         if not moves:
-            return f"{undone} taken back: the stack is on {SPACES[undone.src]} again"
-        return f"{undone} changed to {moves[0]}"
+            return _("{ply} taken back: the stack is on {space} again").format(
+                ply=undone, space=SPACES[undone.src])
+        return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
 
     def commit(self, board: Board, plies, asked: bool) -> None:
         for ply in plies:

@@ -20,7 +20,8 @@ from __future__ import annotations
 from rich.console import Console, Group
 from rich.text import Text
 
-from .rules import PLAYER_NAMES, Board
+from .i18n import N_, _
+from .rules import WHITE, Board
 from .spaces import COORDS, SPACES
 
 CELL = 4  # characters per space, separator included
@@ -32,7 +33,12 @@ STYLE = {
     "dvonn_mark": "bold red1",
     "highlight": "reverse",
 }
-PIECE_NAMES = {"D": "a DVONN piece", "W": "a white piece", "B": "a black piece"}
+TO_PLACE = {
+    (WHITE, "D"): N_("White to place a DVONN piece"), (1, "D"): N_("Black to place a DVONN piece"),
+    (WHITE, "W"): N_("White to place a white piece"), (1, "W"): N_("Black to place a white piece"),
+    (WHITE, "B"): N_("White to place a black piece"), (1, "B"): N_("Black to place a black piece"),
+}
+"""The status line's first part in phase 1, by whose turn and which piece."""
 
 
 def cell(board: Board, space: int, highlighted: bool = False) -> Text:
@@ -77,19 +83,20 @@ def board_text(board: Board, highlight=()) -> Text:
 def status_text(board: Board) -> Text:
     """Whose turn (or the outcome), the ply number and the score."""
     white, black = board.score()
-    score = f"White {white}, Black {black}"
-    who = PLAYER_NAMES[board.turn].capitalize()
+    white_turn = board.turn == WHITE
     if board.phase == 1:
-        doing = f"{who} to place {PIECE_NAMES[board.piece_to_place()]}"
+        doing = _(TO_PLACE[board.turn, board.piece_to_place()])
     elif board.is_over():
         winner = board.winner()
-        doing = "Game over: draw" if winner == "draw" else \
-            f"Game over: {PLAYER_NAMES[winner].capitalize()} wins"
+        doing = (_("Game over: draw") if winner == "draw" else
+                 _("Game over: White wins") if winner == WHITE else _("Game over: Black wins"))
     elif not board.has_moves(board.turn):
-        doing = f"{who} has no move and must pass"
+        doing = (_("White has no move and must pass") if white_turn else
+                 _("Black has no move and must pass"))
     else:
-        doing = f"{who} to move"
-    return Text(f"{doing} · ply {board.ply_count} · {score}")
+        doing = _("White to move") if white_turn else _("Black to move")
+    return Text(_("{doing} · ply {ply} · White {white}, Black {black}").format(
+        doing=doing, ply=board.ply_count, white=white, black=black))
 
 
 def legend_text(highlighted: bool = False) -> Text:
@@ -101,11 +108,11 @@ def legend_text(highlighted: bool = False) -> Text:
     """
     t = Text()
     for picture, style, meaning, end in (
-            ("W5", "W", "White's stack of 5 (white on top)", " · "),
-            ("B7", "B", "Black's of 7, a DVONN piece inside", "\n"),
-            (" D ", "D", "a lone DVONN piece", " · "),
-            ("e3", "empty", "an empty space", ""),
-            ("e3", "highlight", "the last ply's spaces", "")):
+            ("W5", "W", _("White's stack of 5 (white on top)"), " · "),
+            ("B7", "B", _("Black's of 7, a DVONN piece inside"), "\n"),
+            (" D ", "D", _("a lone DVONN piece"), " · "),
+            ("e3", "empty", _("an empty space"), ""),
+            ("e3", "highlight", _("the last ply's spaces"), "")):
         if style == "highlight":
             if not highlighted:
                 break

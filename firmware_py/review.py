@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from html import escape
 
 from . import ai
-from .rules import N_PLACEMENTS, PLAYER_NAMES, WHITE, Board, Ply
+from .i18n import _
+from .rules import N_PLACEMENTS, WHITE, Board, Ply
 
 CAP = 15.0          # pieces: the graph's range (a decided game is drawn at the edge)
 MISTAKE = 1.5       # pieces: a ply that loses at least this much is a mistake ...
@@ -57,31 +58,35 @@ class Review:
 
     def text(self) -> str:
         """The review for the terminal: a graph line, one line per evaluated ply, mistakes."""
-        lines = ["evaluation (White's side, in pieces; + is good for White):",
+        lines = [_("evaluation (White's side, in pieces; + is good for White):"),
                  "  " + sparkline(self.entries), ""]
         marked = {e.n for e in self.mistakes}
         for e in self.entries:
             if e.white is None:
                 continue
             mark = "  ?" if e.n in marked else ""
-            value = "decided" if e.decided else f"{e.white:+.1f}"
-            lines.append(f"{e.n:>3}. {PLAYER_NAMES[e.mover]:<5} {str(e.ply):<6} {value:>7}{mark}")
+            value = _("decided") if e.decided else f"{e.white:+.1f}"
+            mover = _("white") if e.mover == WHITE else _("black")
+            lines.append(f"{e.n:>3}. {mover:<5} {str(e.ply):<6} {value:>7}{mark}")
         if not any(e.white is not None for e in self.entries):
-            lines.append("(no evaluation: the game did not reach the moving phase)")
+            lines.append(_("(no evaluation: the game did not reach the moving phase)"))
         lines.append("")
         if self.mistakes:
-            lines.append("mistakes (the biggest swings):")
+            lines.append(_("mistakes (the biggest swings):"))
             for e in self.mistakes:
                 lines.append(f"  {mistake_text(e)}")
         else:
-            lines.append(f"no mistakes: no ply lost {MISTAKE:g} pieces or more")
+            lines.append(_("no mistakes: no ply lost {pieces} pieces or more").format(
+                pieces=f"{MISTAKE:g}"))
         return "\n".join(lines)
 
 
 def mistake_text(e: Entry) -> str:
     """'ply 31: Black played d3e3 and gave away 2.4 pieces; better was d3d4.'"""
-    return (f"ply {e.n}: {PLAYER_NAMES[e.mover].capitalize()} played {e.ply} and gave away "
-            f"{e.loss:.1f} pieces; better was {e.best}.")
+    text = (_("ply {n}: White played {ply} and gave away {loss} pieces; better was {best}.")
+            if e.mover == WHITE else
+            _("ply {n}: Black played {ply} and gave away {loss} pieces; better was {best}."))
+    return text.format(n=e.n, ply=e.ply, loss=f"{e.loss:.1f}", best=e.best)
 
 
 def _value(board: Board, searcher: ai.Searcher, nodes: int) -> tuple[int | None, Ply | None]:
@@ -113,7 +118,7 @@ def review(plies, nodes: int = REVIEW_NODES, seed: int = 0) -> Review:
         bests.append(best)
         movers.append(board.turn)
         board.push(ply)
-    final, _ = _value(board, searcher, nodes)
+    final, _best = _value(board, searcher, nodes)
     values.append(final)
     # A forced ply (a pass, the last placement) is worth what follows it: fill from the end.
     for k in range(len(plies) - 1, -1, -1):
@@ -151,7 +156,7 @@ def sparkline(entries: list[Entry]) -> str:
             continue
         level = int((e.white + CAP) / (2 * CAP) * (len(BARS) - 1) + 0.5)
         chars.append(BARS[max(0, min(len(BARS) - 1, level))])
-    return "".join(chars) or "(nothing evaluated)"
+    return "".join(chars) or _("(nothing evaluated)")
 
 
 def review_svg(r: Review, width: int = 720, height: int = 260) -> str:
@@ -176,9 +181,9 @@ def review_svg(r: Review, width: int = 720, height: int = 260) -> str:
             f"<rect x='{left}' y='{top}' width='{w}' height='{h / 2:.1f}' fill='#f4f4f4'/>",
             f"<rect x='{left}' y='{mid:.1f}' width='{w}' height='{h / 2:.1f}' fill='#d9d9d9'/>",
             f"<text x='{left + 6}' y='{top + 14}' {font} font-size='11' fill='#555'>"
-            f"White better</text>",
+            f"{escape(_('White better'), quote=False)}</text>",
             f"<text x='{left + 6}' y='{top + h - 6}' {font} font-size='11' fill='#555'>"
-            f"Black better</text>"]
+            f"{escape(_('Black better'), quote=False)}</text>"]
     for value in (-CAP, -CAP / 3, 0, CAP / 3, CAP):
         body.append(f"<text x='{left - 6}' y='{y(value) + 4:.1f}' {font} font-size='10' "
                     f"text-anchor='end'>{value:+g}</text>")
@@ -186,7 +191,7 @@ def review_svg(r: Review, width: int = 720, height: int = 260) -> str:
     body.append(f"<line x1='{placing_end:.1f}' y1='{top}' x2='{placing_end:.1f}' "
                 f"y2='{top + h}' stroke='#999' stroke-dasharray='3,3'/>")
     body.append(f"<text x='{placing_end + 4:.1f}' y='{top + h + 14}' {font} font-size='10' "
-                f"fill='#555'>moving</text>")
+                f"fill='#555'>{escape(_('moving'), quote=False)}</text>")
     for k in range(first + (-first) % 5, n + 1, 5):
         body.append(f"<text x='{x(k):.1f}' y='{top + h + 26}' {font} font-size='10' "
                     f"text-anchor='middle'>{k}</text>")
@@ -203,7 +208,7 @@ def review_svg(r: Review, width: int = 720, height: int = 260) -> str:
                     f"<text x='{cx:.1f}' y='{cy - 8 if cy > top + 14 else cy + 16:.1f}' "
                     f"{font} font-size='10' "
                     f"text-anchor='middle' fill='#d01c1c'>{e.n}</text></g>")
-    body.append(f"<text x='{left}' y='16' {font} font-size='12' font-weight='bold'>"
-                f"Evaluation after every ply (pieces, White's side)</text>")
+    title = escape(_("Evaluation after every ply (pieces, White's side)"), quote=False)
+    body.append(f"<text x='{left}' y='16' {font} font-size='12' font-weight='bold'>{title}</text>")
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
             f"viewBox='0 0 {width} {height}'>" + "".join(body) + "</svg>\n")

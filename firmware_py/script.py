@@ -12,6 +12,7 @@ the shown ply.)
 
 from __future__ import annotations
 
+from .i18n import _
 from .rules import PASS, Board
 from .spaces import SPACES
 
@@ -60,8 +61,11 @@ class Script:
         st.mode = "error"
         st.error = [lifted if ply is None else ply.dst]
         hint = st.hint
-        who = self.names.get(self.mover(st.board), "the computer")
-        put = f"put the stack back on {SPACES[lifted]}" if ply is None else "take it back"
-        st.message = (f"{who} plays {hint}: {put}" if hint is not None else
-                      f"wait for the computer's move: {put}" if who == "the computer" else
-                      f"wait for {who} to play: {put}")
+        who = self.names.get(self.mover(st.board))
+        put = (_("put the stack back on {space}").format(space=SPACES[lifted]) if ply is None
+               else _("take it back"))
+        st.message = (_("{who} plays {ply}: {put}").format(who=who or _("the computer"),
+                                                           ply=hint, put=put)
+                      if hint is not None else
+                      _("wait for the computer's move: {put}").format(put=put) if who is None else
+                      _("wait for {who} to play: {put}").format(who=who, put=put))

@@ -35,6 +35,7 @@ from typing import Callable, Sequence
 
 from . import guidance
 from .errors import FirmwareMismatch, LinkLost, StoreError
+from .i18n import _
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
 from .rules import PASS, Board, Ply
 from .spaces import N_SPACES, SPACES
@@ -48,10 +49,10 @@ log = logging.getLogger(__name__)
 def describe_stack(stack: tuple[str, ...]) -> str:
     """A stack in words: 'empty', 'one W', or 'B D W (bottom to top)'."""
     if not stack:
-        return "empty"
+        return _("empty")
     if len(stack) == 1:
-        return f"one {stack[0]}"
-    return " ".join(stack) + " (bottom to top)"
+        return _("one {piece}").format(piece=stack[0])
+    return _("{pieces} (bottom to top)").format(pieces=" ".join(stack))
 
 
 def rebuild_lines(before: Board, after: Board) -> list[str]:
@@ -66,7 +67,7 @@ def rebuild_lines(before: Board, after: Board) -> list[str]:
         if old == new:
             continue
         if not new:
-            lines.append(f"{SPACES[s]}: take it off (leave the space empty)")
+            lines.append(_("{space}: take it off (leave the space empty)").format(space=SPACES[s]))
         else:
             lines.append(f"{SPACES[s]}: {describe_stack(new)}")
     return lines
@@ -104,6 +105,8 @@ class Session:
         waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
     time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
         clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
+    voice: an `announce.Announcer` that says what happens (None: silent); the `say` button
+        (or `say()`) has it say the situation. Closed with the session.
     """
 
     POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
@@ -113,7 +116,7 @@ class Session:
                  make_controller: Callable[[Board], object], buttons: ButtonSource | None = None,
                  *, resume: bool = True, tags: dict[str, str] | None = None,
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
-                 computer: Sequence = (), time_control=None, hints: bool = True):
+                 computer: Sequence = (), time_control=None, hints: bool = True, voice=None):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
         self.computer = list(computer)
         from .hints import Hints
@@ -162,6 +165,11 @@ class Session:
             board = Board()
             self._new_clock()
         self._start_controller(board)
+        self.voice = voice
+        if voice is not None:
+            voice.computer = frozenset(t.colour for t in self.computer)
+            self.subscribe(lambda session: voice.observe(session.state))
+            voice.observe(self.state)  # what is on the board now was said before
 
     # -- the front ends' API ----------------------------------------------------------------------
     @property
@@ -169,9 +177,10 @@ class Session:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
         state = self.controller.state
         if self.link_lost:
-            why = f"; {self.link_why}" if self.link_why else ""
-            return dataclasses.replace(state, mode="link_lost",
-                                       message=f"scanner link lost: play paused{why}")
+            message = _("scanner link lost: play paused")
+            if self.link_why:  # the firmware's own words (for whoever updates it)
+                message += f"; {self.link_why}"
+            return dataclasses.replace(state, mode="link_lost", message=message)
         return state
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
@@ -210,6 +219,10 @@ class Session:
     def hint(self) -> None:
         """Show the engine's move for the player to move (again: hide it); nothing recorded."""
         self._queue("hint")
+
+    def say(self) -> None:
+        """Have the voice say the situation (the `say` button)."""
+        self._queue("say")
 
     def end_game(self, result: str, message: str, resigned: int | None = None) -> None:
         """The game ended off the board (a resignation, an agreed draw): stored, shown as over
@@ -296,6 +309,7 @@ class Session:
         self._closed = True
         for closing in (self._leds_off, self.leds.close, self.source.close,
                         self.buttons.close if self.buttons else None,
+                        self.voice.close if self.voice else None,
                         self.store.close if self.own_store else None):
             if closing is None:
                 continue
@@ -413,6 +427,9 @@ class Session:
             self._new_game(self.tags)
         elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
             self.controller.state.message = self.hints.request(self.controller.state.board)
+        elif action == "say":
+            if self.voice is not None:
+                self.voice.say_situation(self.state)
         elif action in ("undo", "confirm"):
             self.hints.clear()
             self.controller.button(action)
@@ -486,7 +503,8 @@ class Session:
             hint = computer_hint(state, [self.hints])
             if hint is not None and (state.hint != hint or not state.message):
                 # (said again when the controller's own line for an idle board is empty)
-                state.message = f"hint: {hint} (shown on the LEDs; nothing is recorded)"
+                state.message = _("hint: {ply} (shown on the LEDs; nothing is recorded)").format(
+                    ply=hint)
         if state.hint != hint:
             state.hint = hint
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .i18n import _
 from .rules import PASS, Board, Ply
 from .spaces import SPACES
 
@@ -85,12 +86,13 @@ class BoardState:
         if pending:
             self.mode = "removing"
             self.remove = sorted(pending)
-            self.message = "remove the stacks on " + ", ".join(SPACES[s] for s in self.remove)
+            self.message = _("remove the stacks on {spaces}").format(
+                spaces=", ".join(SPACES[s] for s in self.remove))
         elif self.board.is_over():
             self.mode = "over"
             w = self.board.winner()
-            self.message = "game over: " + ("a draw" if w == "draw" else
-                                            ("white" if w == 0 else "black") + " wins")
+            self.message = (_("game over: a draw") if w == "draw" else
+                            _("game over: white wins") if w == 0 else _("game over: black wins"))
         else:
             self.mode = "idle"
             self.message = note
@@ -108,5 +110,5 @@ class BoardState:
             board.push(PASS)
         self.destinations = board.destinations(src)
         self.remove = list(remove)
-        self.message = (f"{SPACES[src]} lifted: set it down on "
-                        + (", ".join(SPACES[s] for s in self.destinations) or "?"))
+        self.message = _("{space} lifted: set it down on {spaces}").format(
+            space=SPACES[src], spaces=", ".join(SPACES[s] for s in self.destinations) or "?")

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 from .errors import RecordError
+from .i18n import _
 from .rules import Board, Ply
 from .session import rebuild_lines
 
@@ -59,11 +60,10 @@ class RecordPlayer:
     """The plies of one colour in a record, shown as the computer's are (`session.computer`):
     `update(board)` is the record's next ply while the board's game follows the record."""
 
-    name = "the record"  # who shows the ply (script.Script.names)
-
     def __init__(self, colour: int, plies: list[Ply]):
         self.colour = colour
         self.plies = list(plies)
+        self.name = _("the record")  # who shows the ply (script.Script.names)
 
     def update(self, board: Board) -> Ply | None:
         n = board.ply_count

@@ -19,11 +19,21 @@ from rich.console import Console, Group
 from rich.text import Text
 
 from .clock import format_time
-from .colours import BY_NAME
+from .colours import BY_NAME, PATTERN_WORDS, SIGNAL_WORDS
 from .guidance import signals
+from .i18n import N_, _
 from .render import board_text, status_text
 from .spaces import SPACES
 from .state import BoardState
+
+
+MODE_WORDS = {
+    "calibrating": N_("calibrating"), "idle": N_("idle"), "lifted": N_("lifted"),
+    "removing": N_("removing"), "asking": N_("asking"), "error": N_("error"),
+    "unexplained": N_("unexplained"), "link_lost": N_("link_lost"), "paused": N_("paused"),
+    "over": N_("over"),
+}
+"""The controller's modes (state.MODES) as the terminal's status line names them."""
 
 
 def leds_text(state: BoardState) -> Text:
@@ -36,21 +46,22 @@ def leds_text(state: BoardState) -> Text:
         sig = BY_NAME[name]
         out.append("  ●● ", style="rgb({},{},{})".format(*sig.rgb))
         shown = " ".join(SPACES[s] for s in spaces[:12]) + (" ..." if len(spaces) > 12 else "")
-        out.append(f"{name} ({sig.pattern}): {shown}\n")
+        label = _(SIGNAL_WORDS[name]).replace(" ", "_")  # one word, as the name it stands for
+        out.append(f"{label} ({_(PATTERN_WORDS[sig.pattern])}): {shown}\n")
     out.rstrip()
     return out
 
 
 def clock_text(reading) -> Text:
     """The game clock: both times, the running one bold, low time and a flag in red."""
-    out = Text("clock " + reading.control + ": ")
-    for side, name in ((0, "White"), (1, "Black")):
+    out = Text(_("clock {control}: ").format(control=reading.control))
+    for side, name in ((0, _("White")), (1, _("Black"))):
         style = ("bold red" if side == reading.flagged or (side == reading.running and reading.low)
                  else "bold" if side == reading.running else "")
         mark = "▶ " if side == reading.running else ""
         out.append(f"{mark}{name} {format_time(reading.left[side])}", style=style)
         if side == reading.flagged:
-            out.append(" out of time", style="bold red")
+            out.append(" " + _("out of time"), style="bold red")
         out.append("   " if side == 0 else "")
     return out
 
@@ -59,14 +70,15 @@ def view(state: BoardState, rebuild: list[str] = (), note: str = "") -> Group:
     """Board, status, LED lines, message and stacks to rebuild, ready for `Console.print`."""
     lit = signals(state)
     parts = [board_text(state.board, highlight=lit), status_text(state.board),
-             Text(f"mode: {state.mode}" + (f" · {state.message}" if state.message else ""),
+             Text(_("mode: {mode}").format(mode=_(MODE_WORDS[state.mode]))
+                  + (f" · {state.message}" if state.message else ""),
                   style="bold" if state.mode in ("error", "link_lost", "unexplained") else "")]
     if state.clock is not None:
         parts.append(clock_text(state.clock))
     if lit:
         parts.append(leds_text(state))
     if rebuild:
-        parts.append(Text("Rebuild after the takeback:\n  " + "\n  ".join(rebuild),
+        parts.append(Text(_("Rebuild after the takeback:") + "\n  " + "\n  ".join(rebuild),
                           style="bold yellow"))
     if note:
         parts.append(Text(note, style="dim"))

@@ -84,7 +84,7 @@ def parts(profile) -> list[Part]:
              f"cut into {leds.count} single LEDs: {N_SPACES} spaces and {leds.count - N_SPACES} status", 8.0),
         Part(e, 1, "5 V 4 A power supply with 5.5/2.1 mm barrel plug", "the LEDs (40 % cap: under 1.5 A)", 12.0),
         Part(e, 1, "5.5/2.1 mm barrel socket, panel mount", "", 1.0),
-        Part(e, 4, "push button, 12 mm, normally open", "confirm, undo, new game, hint", 0.5),
+        Part(e, 5, "push button, 12 mm, normally open", "confirm, undo, new game, hint, say", 0.5),
     ]
     b = "board and pieces"
     magnets = profile.magnets

@@ -136,6 +136,11 @@ class SpaceWiring:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    volume: float = 0.5  # 0..1; 0.5 is the speech engine's normal loudness
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     scanner: ScannerConfig
@@ -148,6 +153,7 @@ class Profile:
     spaces: tuple[SpaceWiring, ...]
     source: str = "<string>"
     geometry: Geometry = field(default_factory=Geometry)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
     @property
     def channels(self) -> tuple[int, ...]:
@@ -294,12 +300,18 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
             m.done()
         t.done()
 
+    voice = VoiceConfig()
+    t = top.table("voice")
+    if t is not None:
+        voice = VoiceConfig(volume=t.get("volume", float, 0.5, lambda v: 0 <= v <= 1, "a loudness 0..1"))
+        t.done()
+
     geometry = _geometry(top.table("geometry") or Table({}, "geometry"))
     spaces = _spaces(top.table("spaces", required=True), mux, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
                       buttons=buttons, magnets=magnets, spaces=spaces, source=source,
-                      geometry=geometry)
+                      geometry=geometry, voice=voice)
     _check_pins(profile)
     return profile
 

@@ -73,7 +73,7 @@ def unit_text(profile: Profile, executable: str, user: str = USER) -> str:
         lines.append("# rpi_ws281x drives the LEDs by DMA and needs root (profile [leds] driver = \"ws281x\")")
         lines.append("User=root")
     else:
-        lines += [f"User={user}", f"Group={user}", "SupplementaryGroups=dialout gpio spi"]
+        lines += [f"User={user}", f"Group={user}", "SupplementaryGroups=dialout gpio spi audio"]
     lines += [
         f"StateDirectory={SERVICE}",
         f"ConfigurationDirectory={SERVICE}",
@@ -145,7 +145,7 @@ def make_plan(profile: Profile, executable: str, text: str | None = None, user: 
         plan.files.append(PlannedFile(BOOT_CONFIG, "\n".join(boot) + "\n", append_lines=True))
     plan.commands = [
         ["useradd", "--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin",
-         "--groups", "dialout,gpio,spi", user],
+         "--groups", "dialout,gpio,spi,audio", user],
         ["systemctl", "daemon-reload"],
         ["udevadm", "control", "--reload"],
         ["udevadm", "trigger", "--subsystem-match=tty"],

@@ -157,7 +157,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               think_s: float | None = None, max_plies: int | None = None,
               time_control=None, replay=None, start=None,
               preset: str = "default", adc_bits: int = 12,
-              stall_s: float = 120.0, hints: str | None = None) -> GameResult:
+              stall_s: float = 120.0, hints: str | None = None, voice=None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -180,6 +180,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
         there, `stalled`;
     hints: 'on' or 'off': the people sometimes ask for a hint (`hint_asker`; None: never);
+    voice: an `announce.Announcer` told of every frame's state (`--voice`, `--voice-dir`);
     trace: optional callable(controller, board) after every frame, for debugging.
     """
     ai = colours_of(ai)
@@ -201,6 +202,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
                             **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
+    if voice is not None:
+        voice.computer = computer
+        voice.observe(controller.state)  # this game's start
     asker = None
     if hints is not None:
         from .hint_asker import LEVEL, HintAsker
@@ -239,6 +243,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         if leds != shown:
             board.show(leds)
             shown = leds
+        if voice is not None:
+            voice.observe(controller.state)
         if asker is not None:
             asker.check(controller.state, leds, frame.time, board)
         if trace is not None:

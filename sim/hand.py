@@ -42,6 +42,7 @@ from typing import Callable
 
 import numpy as np
 
+from firmware_py.i18n import _
 from firmware_py.spaces import N_SPACES, SPACES, parse_space
 
 from .physics import space_xy
@@ -125,12 +126,13 @@ class Hand:
 
         def check():
             if self.held:
-                return "the hand already holds a stack"
+                return _("the hand already holds a stack")
             st = self.board.stacks[s]
             if not st:
-                return f"{SPACES[s]} is empty"
+                return _("{space} is empty").format(space=SPACES[s])
             if count is not None and not 1 <= count <= len(st):
-                return f"cannot lift {count} of the {len(st)} pieces on {SPACES[s]}"
+                return _("cannot lift {count} of the {height} pieces on {space}").format(
+                    count=count, height=len(st), space=SPACES[s])
             return None
 
         def plan(start):
@@ -145,7 +147,7 @@ class Hand:
 
             return [Segment(start, t1, (x, y, h0), (x, y, self._carry_h()), True, take)]
 
-        self._enqueue(f"lift {SPACES[s]}", check, plan)
+        self._enqueue(_("lift {space}").format(space=SPACES[s]), check, plan)
 
     def put(self, space) -> None:
         """Carry the held stack to `space` and set it down there (on top of any stack)."""
@@ -169,7 +171,7 @@ class Hand:
             return segs + [Segment(t, t + self._draw("set_down"), top, rest, True, None,
                                    lambda: self._drop_on(s))]
 
-        self._enqueue(f"put {SPACES[s]}", self._needs_held, plan)
+        self._enqueue(_("put {space}").format(space=SPACES[s]), self._needs_held, plan)
 
     def remove(self, space, count: int | None = None) -> None:
         """Take the stack on `space` off the board (into the box)."""
@@ -190,7 +192,7 @@ class Hand:
             segs[-1].on_end = drop
             return segs
 
-        self._enqueue("discard", self._needs_held, plan)
+        self._enqueue(_("discard"), self._needs_held, plan)
 
     def stow(self) -> None:
         """Put the held pieces back in the reserve (a piece placed by mistake)."""
@@ -206,7 +208,7 @@ class Hand:
             segs[-1].on_end = back
             return segs
 
-        self._enqueue("stow", self._needs_held, plan)
+        self._enqueue(_("stow"), self._needs_held, plan)
 
     def place(self, space, kind: str) -> None:
         """Take a new `kind` piece from the reserve (beside the board) and set it on `space`."""
@@ -216,9 +218,9 @@ class Hand:
 
         def check():
             if self.held:
-                return "the hand already holds a stack"
+                return _("the hand already holds a stack")
             if not self.board.available(kind):
-                return f"no {kind} piece left in the reserve"
+                return _("no {kind} piece left in the reserve").format(kind=kind)
             return None
 
         def plan(start):
@@ -230,7 +232,7 @@ class Hand:
 
             return [Segment(start, start, spot, spot, False, take)]
 
-        self._enqueue(f"take {kind}", check, plan)
+        self._enqueue(_("take {kind}").format(kind=kind), check, plan)
         self.put(s)
 
     def knock(self, space, direction: float | None = None, distance_mm: float | None = None):
@@ -239,9 +241,9 @@ class Hand:
 
         def check():
             if self.held:
-                return "the hand holds a stack"
+                return _("the hand holds a stack")
             if not self.board.stacks[s]:
-                return f"{SPACES[s]} is empty"
+                return _("{space} is empty").format(space=SPACES[s])
             return None
 
         def plan(start):
@@ -261,7 +263,7 @@ class Hand:
             return [Segment(start, start + self._draw("knock"), (x, y, self._rest_h(0)), end,
                             False, take, lie)]
 
-        self._enqueue(f"knock {SPACES[s]}", check, plan)
+        self._enqueue(_("knock {space}").format(space=SPACES[s]), check, plan)
 
     def restore(self, space=None) -> None:
         """Push a knocked stack (the one from `space`, or the first) back onto its space."""
@@ -275,9 +277,10 @@ class Hand:
 
         def check():
             if self.held:
-                return "the hand holds a stack"
+                return _("the hand holds a stack")
             if find() is None:
-                return "no knocked stack" + ("" if s is None else f" from {SPACES[s]}")
+                return (_("no knocked stack") if s is None else
+                        _("no knocked stack from {space}").format(space=SPACES[s]))
             return None
 
         def plan(start):
@@ -293,7 +296,7 @@ class Hand:
             return [Segment(start, t1, p0, (x, y, self._rest_h(len(self.board.stacks[lo.home]))),
                             True, take, lambda: self._drop_on(lo.home))]
 
-        self._enqueue("restore", check, plan)
+        self._enqueue(_("restore"), check, plan)
 
     def slide(self, src, dst, via=(), count: int | None = None) -> None:
         """Move a stack from src to dst low over the board, hovering a moment just above each
@@ -320,7 +323,7 @@ class Hand:
                                 lambda: self._drop_on(d)))
             return segs
 
-        self._enqueue(f"slide to {SPACES[d]}", self._needs_held, plan)
+        self._enqueue(_("slide to {space}").format(space=SPACES[d]), self._needs_held, plan)
 
     def lift_low(self, space, count: int | None = None) -> None:
         """Raise a stack (or its top `count` pieces) just clear of its neighbours (for slides)."""
@@ -328,9 +331,9 @@ class Hand:
 
         def check():
             if self.held:
-                return "the hand already holds a stack"
+                return _("the hand already holds a stack")
             if not self.board.stacks[s]:
-                return f"{SPACES[s]} is empty"
+                return _("{space} is empty").format(space=SPACES[s])
             return None
 
         def plan(start):
@@ -345,7 +348,7 @@ class Hand:
             return [Segment(start, start + self._draw("lift") / 2, (x, y, h0),
                             (x, y, h0 + self._clearance()), True, take)]
 
-        self._enqueue(f"lift {SPACES[s]} low", check, plan)
+        self._enqueue(_("lift {space} low").format(space=SPACES[s]), check, plan)
 
     def wait(self, seconds: float) -> None:
         """Do nothing (holding whatever is held) for `seconds`."""
@@ -378,7 +381,8 @@ class Hand:
                 self._queue.popleft()
                 why = action.check()
                 if why is not None:
-                    self.log.append((start, f"skipped {action.label}: {why}"))
+                    self.log.append((start, _("skipped {action}: {why}").format(
+                        action=action.label, why=why)))
                     continue
                 self.log.append((start, action.label))
                 self._segments.extend(action.plan(start))
@@ -427,12 +431,12 @@ class Hand:
         if self.idle():
             why = check()
             if why is not None:
-                raise HandError(f"cannot {label}: {why}")
+                raise HandError(_("cannot {action}: {why}").format(action=label, why=why))
         self._queue.append(_Action(label, check, plan, self.board.now))
         self.board.changed()
 
     def _needs_held(self) -> str | None:
-        return None if self.held else "the hand holds nothing"
+        return None if self.held else _("the hand holds nothing")
 
     def _drop_on(self, space: int) -> None:
         self.board.land(space, self.held)

@@ -7,7 +7,8 @@ import pytest
 
 from firmware_py import ai
 from firmware_py.ai.placement import place_terms, spread_cost
-from firmware_py.ai.search import Table
+from firmware_py.ai.table import (ENTRY_BYTES, EXACT_DEPTH, MAX_BITS, MIN_BITS, Table, progress,
+                                  table_bits)
 from firmware_py.rules import BLACK, N_PLACEMENTS, PASS, WHITE, Board, Ply
 from firmware_py.spaces import INDEX
 
@@ -251,16 +252,39 @@ def test_exact_values_are_kept_and_reused_at_any_depth():
 def test_table_keeps_two_bounds_and_prefers_deeper_entries():
     table = Table(bits=4)
     a, b, c = 0b1000, 0b1000 + (1 << 10), 0b1000 + (2 << 10)  # one bucket
-    table.store(a, 5, -20, 30, None)
-    table.store(a, 5, -10, 50, None)  # the same search depth: the bounds tighten
+    table.store(a, 5, -20, 30, None, 60)
+    table.store(a, 5, -10, 50, None, 60)  # the same search depth: the bounds tighten
     assert table.probe(a)[1:4] == (5, -10, 30)
-    table.store(b, 2, 0, 0, None)     # shallower: goes to the always-replaced entry
+    table.store(b, 2, 0, 0, None, 60)     # shallower: goes to the always-replaced entry
     assert table.probe(a) is not None and table.probe(b)[1] == 2
-    table.store(c, 3, 0, 0, None)     # ... which takes the next one
+    table.store(c, 3, 0, 0, None, 60)     # ... which takes the next one
     assert table.probe(a) is not None and table.probe(b) is None
-    table.generation += 1             # a new search: old entries give way
-    table.store(b, 1, 0, 0, None)
+    table.new_search(Board())             # a new search: old entries give way
+    table.store(b, 1, 0, 0, None, 60)
     assert table.probe(b) is not None and table.probe(a) is None
+
+
+def test_table_keeps_solved_positions_and_drops_those_the_game_has_passed():
+    table = Table(bits=4)
+    a, b, c = 0b1000, 0b1000 + (1 << 10), 0b1000 + (2 << 10)  # one bucket
+    table.store(a, EXACT_DEPTH, 7, 7, None, 70)  # solved, 28 spaces still occupied
+    table.new_search(Board())                    # a later search (the floor stays low)
+    table.store(b, 6, 0, 0, None, 70)
+    assert table.probe(a)[1] == EXACT_DEPTH      # a solved ending outlives its search
+    board = random_board(2, 80)                  # the game has gone past 28 spaces occupied
+    assert progress(board) > 70
+    table.new_search(board)
+    table.store(c, 1, 0, 0, None, progress(board))
+    assert table.probe(a) is None and table.probe(c) is not None
+
+
+def test_table_size_fits_the_machine():
+    # About 10 MB when full on a 512 MB Raspberry Pi Zero 2 W; never more than 2^19 entries.
+    assert table_bits(512 * 2**20) == 16
+    assert (1 << table_bits(512 * 2**20)) * ENTRY_BYTES <= 512 * 2**20 // 32
+    assert table_bits(1 << 40) == MAX_BITS and table_bits(1) == MIN_BITS
+    assert len(Table().slots) == 1 << table_bits()
+    assert len(ai.Searcher(table_bits=10).table.slots) == 1 << 10
 
 
 def test_the_table_carries_over_from_move_to_move():
@@ -295,7 +319,8 @@ def test_game_clock_shares_out_the_time_and_is_charged():
 
 @pytest.mark.parametrize("name", ["firmware_py.ai", "firmware_py.ai.search",
                                   "firmware_py.ai.evaluation", "firmware_py.ai.placement",
-                                  "firmware_py.ai.clock", "firmware_py.match"])
+                                  "firmware_py.ai.clock", "firmware_py.ai.table",
+                                  "firmware_py.match"])
 def test_docstring_examples(name):
     import doctest
     import importlib
@@ -319,3 +344,30 @@ def test_tuning_fits_saved_self_play_positions_and_holds_fixed_weights(tmp_path,
     with pytest.raises(SystemExit):
         tune.main(["--load", str(saved), "--fix", "speed=3"])
     assert "no weight 'speed'" in capsys.readouterr().err
+
+
+def test_trial_plays_changed_weights_against_classic_from_both_kinds_of_placements(capsys):
+    from firmware_py.ai import trial
+
+    assert trial.main(["near1=90", "--games", "2", "--budget-scale", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "near1=90" in out and "own placements   2 games" in out
+    assert "same placements  2 games" in out
+    for bad, why in ((["speed=3"], "no weight 'speed'"), (["near1=x"], "whole number")):
+        with pytest.raises(SystemExit):
+            trial.main(bad)
+        assert why in capsys.readouterr().err
+
+
+def test_placement_prefers_a_space_near_a_dvonn_piece_to_a_far_edge_space(monkeypatch):
+    from firmware_py.ai import placement
+
+    board = Board.from_plies(["e3", "f3", "g3"])
+    c2, b1 = INDEX["c2"], INDEX["b1"]  # 2 from e3 inside the board; 3 from all, on the edge
+    scores = placement.placement_scores(board)
+    assert scores[c2] > scores[b1]
+    # The edge bonus alone (as ai.classic places) would leave the piece far, to be cut off.
+    monkeypatch.setattr(placement, "FAR_PENALTY", 0.0)
+    monkeypatch.setattr(placement, "FAR_EDGE", placement.EDGE_BONUS)
+    scores = placement.placement_scores(board)
+    assert scores[c2] < scores[b1]

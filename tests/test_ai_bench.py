@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from firmware_py import ai
 from firmware_py.tools import bench_ai
 
@@ -43,3 +45,23 @@ def test_classic_match_from_shared_placements(capsys, monkeypatch):
 def test_ladder_can_be_limited_to_some_levels():
     pairs = [(m[1], m[2]) for m in bench_ai.matches(10, 4, "ladder", (3, 4))]
     assert pairs == [("ai:4,nodes=66000", "ai:3,nodes=22000")]
+
+
+def test_memory_tool_plays_a_game_within_the_tables_size(capsys):
+    from firmware_py.tools import ai_memory
+
+    r = ai_memory.measure(nodes=150, bits=6, seed=2)  # 2^6 entries a table: it fills up
+    assert r["plies"] >= 49 and 0 < r["entries"] <= r["entries_max"] == 128
+    assert r["bytes_per_entry"] > 50 and r["max_rss_mb"] > 0
+    assert ai_memory.main(["--nodes", "100", "--memory-mb", "512", "--seed", "3"]) == 0
+    assert "two tables of 2^16" in capsys.readouterr().out
+    for bad in (["--nodes", "0"], ["--bits", "40"], ["--memory-mb", "0"]):
+        with pytest.raises(SystemExit):
+            ai_memory.main(bad)
+    assert "must be" in capsys.readouterr().err
+
+
+def test_speed_compares_both_engines_on_the_same_positions():
+    r = bench_ai.speed(nodes=300, count=2)
+    assert r["positions"] == 2 and r["new_nodes_per_cpu_s"] > 0 and r["classic_nodes_per_cpu_s"] > 0
+    assert all(b.ply_count >= 49 and not b.is_over() for b in bench_ai.speed_positions(2))

@@ -123,5 +123,7 @@ def test_the_installed_package_claims_no_generic_names_and_carries_its_pages(tmp
     top = {n.split("/")[0] for n in names if ".dist-info" not in n}
     assert top == {"firmware_py", "dvonn_hw", "dvonn_sim"}
     for page in ("firmware_py/web/static/index.html", "firmware_py/web/static/app.js",
-                 "firmware_py/remote/static/remote.html", "dvonn_hw/profiles/default.toml"):
+                 "firmware_py/remote/static/remote.html", "dvonn_hw/profiles/default.toml",
+                 "firmware_py/locale/de/LC_MESSAGES/dvonn_board.mo",
+                 "firmware_py/locale/pl/LC_MESSAGES/dvonn_board.mo"):
         assert page in names

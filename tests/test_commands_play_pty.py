@@ -48,10 +48,10 @@ def plies(db) -> list[str]:
         return [str(p) for p in store.plies(game.id)] if game else []
 
 
-def start_play(port, db, tmp_path):
+def start_play(port, db, tmp_path, *options):
     return subprocess.Popen(
         [sys.executable, "-m", "firmware_py", "play", "--port", port, "--db", str(db),
-         "--calibration", str(tmp_path / "none.json")],
+         "--calibration", str(tmp_path / "none.json"), *options],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=os.getcwd(),
         env={**os.environ, "COLUMNS": "100"})
 

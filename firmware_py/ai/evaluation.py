@@ -46,14 +46,14 @@ class Weights:
     and TUNING)."""
 
     stacks: int = 120
-    material: int = 60
+    material: int = 20
     dvonn: int = 100
-    near1: int = 40
-    near2: int = 15
+    near1: int = 120
+    near2: int = 45
     near3: int = 0
     moves: int = 40
     mobile: int = 40
-    reach1: int = 20
+    reach1: int = 40
     prey: int = 20
     threat: int = 200
     counter: int = 160
@@ -69,7 +69,17 @@ search leans on the capture terms at its leaves. With the old engine's weights p
 distance terms, from the same 15 placement phases: 16-2-12 against ai:classic; these, 17-0-13.
 Head to head against these at 3300 nodes a move: the old engine's weights plus the distance
 terms 15-1-24 (40 games); stronger distance terms (near1 80, near2 30, reach1 30) 42-4-32 (78
-games), (120, 45, 40) 23-2-14 (39 games): promising, not yet clear enough to adopt."""
+games), (120, 45, 40) 23-2-14 (39 games): promising, not yet clear enough to adopt.
+
+Then by `python -m firmware_py.ai.trial NAME=VALUE ... --games 60 --seed 7` (the default level
+against ai:classic at 0.15 of each level-3 node budget, 60 games from own placements + 60 from
+shared ones; W-D-L, own / shared): the weights before (near1 40, near2 15, reach1 20, material
+60) 34-2-24 / 35-1-24; near1 80, near2 30, reach1 30: 40-3-17 / 40-2-18; near1 120, near2 45,
+reach1 40: 42-2-16 / 40-1-19; and with material 20 (little raw material, as PrimaDvonna's
+author advises: the distance terms say which pieces count): 42-1-17 / 49-1-10, adopted;
+material 0: 49-0-11 / 44-1-15 (run with placement.FAR_PENALTY in force, which alone took the
+own-placement games of near1 80 from 40-3-17 to 49-2-9). The first two runs used the table
+before ai.table; the placements before FAR_PENALTY unless said."""
 DEFAULT_WEIGHTS = Weights()
 
 

@@ -129,23 +129,28 @@ class Remote:
 
     def start(self, session) -> list[str]:
         """Follow `session`; the lines to tell the local player."""
-        from ..rules import PLAYER_NAMES
+        from ..i18n import _
+        from ..rules import WHITE
         if self.game is not None:
             from ..remote.host import RemoteHost, exposure_note
             self.game.attach(session)
             host, port = self.address
             tokens = kept_tokens(session.store.path, session.game_id)
             self.host = RemoteHost(self.game, host, port, tokens=tokens).start()
-            who = PLAYER_NAMES[self.game.colour]
-            return [f"{who} plays far away: send them this link (it lets them play)",
+            return [_("white plays far away: send them this link (it lets them play)")
+                    if self.game.colour == WHITE else
+                    _("black plays far away: send them this link (it lets them play)"),
                     f"  {self.host.link('opponent')}",
-                    f"spectators (read-only): {self.host.link('spectator')}",
+                    _("spectators (read-only): {link}").format(link=self.host.link('spectator')),
                     exposure_note(host, self.host.port),
                     buttons_note()]
         if self.client is not None:
             self.client.attach(session)
-            return [f"joined {self.client.url.split('?')[0]}: you play "
-                    f"{PLAYER_NAMES[self.client.colour]}; the other side's plies light up",
+            words = dict(url=self.client.url.split('?')[0])
+            return [(_("joined {url}: you play white; the other side's plies light up")
+                     if self.client.colour == WHITE else
+                     _("joined {url}: you play black; the other side's plies light up")
+                     ).format(**words),
                     *filter(None, [self.followed]), buttons_note()]
         return []
 

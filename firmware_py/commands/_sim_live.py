@@ -4,17 +4,7 @@ A person plays through the simulator's hand by typing what to do; the simulated 
 into sensor frames in real time, the controller works out the moves, and the terminal shows the
 board with what the LEDs say. The games go to their own database (`sim-games.sqlite3` beside the
 default one, or --db), and an unfinished game is resumed with the simulated pieces set up as
-recorded.
-
-Typed commands (spaces by name):
-
-    e3                 place the piece the rules expect next on e3     e3 W: a given kind
-    e3f3  (e3-f3)      lift the stack on e3 and put it on f3
-    lift e3 [N]  put f3  discard   one step at a time (N: only the top N pieces)
-    remove e3 [f3..]   take stacks off into the box      clear: every stack the LEDs say to remove
-    knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
-    confirm  undo  new   the board's buttons             show  help  quit
-    hint               the engine's move for the player to move, on the LEDs (again: hide it)
+recorded. The typed commands are in `HELP` (what `help` prints, in the chosen language).
 """
 
 from __future__ import annotations
@@ -26,13 +16,26 @@ import threading
 
 from rich.console import Console
 
+from ..i18n import N_, _
 from ..rules import Ply
 from ..spaces import SPACES, parse_space
 from ..state import BoardState
 
 BUTTONS = {"confirm": "confirm", "undo": "undo", "takeback": "undo", "new": "new_game",
-           "hint": "hint"}
-HELP = __doc__.split("Typed commands (spaces by name):")[1].rstrip()
+           "hint": "hint", "say": "say"}
+HELP = N_("""
+
+    e3                 place the piece the rules expect next on e3     e3 W: a given kind
+    e3f3  (e3-f3)      lift the stack on e3 and put it on f3
+    lift e3 [N]  put f3  discard   one step at a time (N: only the top N pieces)
+    remove e3 [f3..]   take stacks off into the box      clear: every stack the LEDs say to remove
+    knock e3  restore [e3]  slide e3 f3 [via..]  wait S   clumsy hands
+    confirm  undo  new   the board's buttons             show  help  quit
+    hint               the engine's move for the player to move, on the LEDs (again: hide it)""")
+"""The typed commands (spaces by name), shown at the start and by `help`."""
+SAY_HELP = N_("""
+    say                the situation aloud (with --voice): the lifted stack and where it may go""")
+"""The `say` button's line under HELP (a message of its own: HELP's translations stand)."""
 
 
 class CommandError(ValueError):
@@ -66,7 +69,7 @@ def parse_command(text: str, state: BoardState) -> list[tuple[str, tuple]]:
             return [("remove", (parse_space(w), None)) for w in _some(rest)]
         if verb == "clear":
             if not state.remove:
-                raise CommandError("clear: the LEDs show no stack to remove")
+                raise CommandError(_("clear: the LEDs show no stack to remove"))
             return [("remove", (s, None)) for s in state.remove]
         if verb == "knock":
             return [("knock", (parse_space(rest[0]),))]
@@ -83,19 +86,19 @@ def parse_command(text: str, state: BoardState) -> list[tuple[str, tuple]]:
             try:
                 ply = Ply.parse(verb)
             except ValueError:
-                raise CommandError(f"{verb!r}: not a command, a space or a move "
-                                   "(type help)") from None
+                raise CommandError(_("{word}: not a command, a space or a move (type help)"
+                                     ).format(word=repr(verb))) from None
             if ply.is_placement:
                 return _place(words, state)
             if ply.is_move and len(words) == 1:
                 return [("lift", (ply.src, None)), ("put", (ply.dst,))]
     except IndexError:
-        raise CommandError(f"{verb}: needs a space (e.g. {verb} e3)") from None
+        raise CommandError(_("{word}: needs a space (e.g. {word} e3)").format(word=verb)) from None
     except ValueError as e:
         if isinstance(e, CommandError):
             raise
         raise CommandError(f"{text.strip()!r}: {e}") from None
-    raise CommandError(f"{verb!r}: not a command (type help)")
+    raise CommandError(_("{word}: not a command (type help)").format(word=repr(verb)))
 
 
 def _some(words, n: int = 1):
@@ -113,11 +116,12 @@ def _place(words, state: BoardState) -> list[tuple[str, tuple]]:
     if len(words) > 1:
         kind = words[1].upper()
         if kind not in ("W", "B", "D"):
-            raise CommandError(f"{words[1]!r}: a piece is W, B or D")
+            raise CommandError(_("{word}: a piece is W, B or D").format(word=repr(words[1])))
     else:
         kind = state.board.piece_to_place()
         if kind is None:
-            raise CommandError(f"{SPACES[space]}: all pieces are placed; a move is e3f3")
+            raise CommandError(_("{space}: all pieces are placed; a move is e3f3").format(
+                space=SPACES[space]))
     return [("place", (space, kind))]
 
 
@@ -147,7 +151,7 @@ class HandDesk:
                 try:
                     (name if callable(name) else getattr(self.sim.hand, name))(*args)
                 except ValueError as e:  # sim.hand.HandError and bad arguments
-                    self.report(f"the hand cannot {name}: {e}")
+                    self.report(_("the hand cannot {action}: {why}").format(action=name, why=e))
                     break
         return self.sim.read_frame(timeout)
 
@@ -155,12 +159,14 @@ class HandDesk:
         self.sim.close()
 
 
-def run_people(args, make_controller, *, lines=None, clock=None, console=None) -> int:
+def run_people(args, make_controller, *, lines=None, clock=None, console=None,
+               voice=None) -> int:
     """The interactive real-time game (see the module docstring); returns the exit status.
 
     args: `db`, `seed`, and optionally `noise` (a level name or mT), `speed` (simulated seconds
     per second), `ai`/`level` (see `play`). lines, clock, console: the typed lines (default: the terminal), the
-    simulator's clock (default: real time) and the console, for tests.
+    simulator's clock (default: real time) and the console, for tests. voice: an
+    `announce.Announcer` (None: silent).
     """
     from dvonn_sim.compose import simulated_board
 
@@ -196,12 +202,12 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                           tags={"Site": "dvonn-board simulator",
                                 **(study.tags() if replay else {})},
                           computer=computer, time_control=getattr(args, "clock", None),
-                          hints=getattr(args, "hints", "on") != "off")
+                          hints=getattr(args, "hints", "on") != "off", voice=voice)
     except StoreError as e:
         console.print(f"[red]dvonn-board sim: {e}[/red]")
         return 1
-    console.print(f"games in {db}" + (f"; resumed game {session.game_id}" if session.resumed
-                                       else f"; new game {session.game_id}"))
+    console.print((_("games in {path}; resumed game {n}") if session.resumed
+                   else _("games in {path}; new game {n}")).format(path=db, n=session.game_id))
     shown = {}
 
     def show(s) -> None:
@@ -223,7 +229,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
 
     loop = threading.Thread(target=run_session, name="session", daemon=True)
     loop.start()
-    console.print(HELP)
+    console.print(_(HELP) + _(SAY_HELP))
     try:
         for line in (lines if lines is not None else _lines()):
             if not loop.is_alive():
@@ -232,7 +238,7 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
             if word in ("quit", "exit", "q"):
                 break
             if word == "help":
-                console.print(HELP)
+                console.print(_(HELP) + _(SAY_HELP))
                 continue
             if word == "show":
                 console.print(view(session.state, session.rebuild))
@@ -243,9 +249,9 @@ def run_people(args, make_controller, *, lines=None, clock=None, console=None) -
                 console.print(f"[red]{e}[/red]")
                 continue
             buttons = [a for a in actions if a[0] == "button"]
-            for _, (name,) in buttons:
+            for _button, (name,) in buttons:
                 {"undo": lambda: session.press("undo"), "confirm": lambda: session.press("confirm"),
-                 "hint": session.hint,
+                 "hint": session.hint, "say": session.say,
                  "new_game": lambda: _new_game(session, desk)}[name]()
             if len(buttons) < len(actions):
                 desk.submit(actions)

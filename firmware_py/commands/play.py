@@ -37,9 +37,12 @@ def register(subparsers) -> None:
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (that one is kept)")
     add_computer_arguments(p)
-    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    from ._options import (add_clock_argument, add_hints_argument, add_language_argument,
+                           add_study_arguments, add_voice_arguments)
     add_clock_argument(p)
     add_hints_argument(p)
+    add_language_argument(p)
+    add_voice_arguments(p)  # --voice LANG|cues|off, --voice-dir DIR
     add_study_arguments(p)
     from ._remote import add_remote_arguments
     add_remote_arguments(p)  # --remote COLOUR, --remote-at, --join LINK
@@ -144,6 +147,8 @@ def make_controller_factory(**options):
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     from rich.console import Console
     from rich.live import Live
 
@@ -196,6 +201,16 @@ def run(args) -> int:
             return 1
         notes = (*notes, f"waiting for the scanner on {port}: plug it in (`dvonn-board diag "
                          "ports` lists the ports; --port picks one)")
+    from ._options import open_voice
+    try:
+        voice = open_voice(args, profile.voice.volume)
+    except (ValueError, DvonnError) as e:
+        remote.stop()
+        for part in (leds, source, buttons):
+            if part is not None:
+                part.close()
+        print(f"dvonn-board play: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
     try:
         from ..calibration import load_or_nominal
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
@@ -208,19 +223,23 @@ def run(args) -> int:
                           resume=resume if joined is None else joined,
                           tags={**tags_from(args), **study.tags()},
                           computer=(study.computer or thinkers_from(args)) + remote.thinkers,
-                          time_control=args.clock, hints=args.hints != "off")
+                          time_control=args.clock, hints=args.hints != "off", voice=voice)
         session.rebuild = study.rebuild or remote.rebuild or session.rebuild  # stacks to set up
     except (DvonnError, OSError) as e:
         remote.stop()
         for part in (leds, source, buttons):
             if part is not None:
                 part.close()
+        if voice is not None:
+            voice.close()
         print(f"dvonn-board play: {e}", file=sys.stderr)
         return 1
     for warning in notes:
         console.print(f"[yellow]{warning}[/yellow]")
-    what = "resumed" if session.resumed else "new"
-    note = f"{what} game {session.game_id} in {store.path} · Ctrl-C stops, nothing is lost"
+    from ..i18n import _
+    note = (_("resumed game {n} in {path} · Ctrl-C stops, nothing is lost") if session.resumed
+            else _("new game {n} in {path} · Ctrl-C stops, nothing is lost")).format(
+                n=session.game_id, path=store.path)
     try:
         for line in remote.start(session):
             console.print(line, highlight=False, soft_wrap=True)
@@ -239,7 +258,7 @@ def run(args) -> int:
             session.close()
             print(f"dvonn-board play: --web {args.web}: {e}", file=sys.stderr)
             return 2
-        console.print(f"web view: {web.url}")
+        console.print(_("web view: {url}").format(url=web.url))
     with Live(view(session.state, session.rebuild, note), console=console,
               auto_refresh=False) as live:
         def show(s=session):  # the remote side's offers and status under the board

@@ -19,6 +19,8 @@ def register(subparsers) -> None:
                               description="Replay game records (ours, Little Golem, JSON, plain tokens).")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object per game and line")
+    from ._options import add_language_argument
+    add_language_argument(p)
     p.set_defaults(func=run)
 
 
@@ -48,6 +50,8 @@ def outcome(path: str, record, board, error, game: int | None = None) -> dict:
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     from ..records import replay_file
 
     all_ok = True
@@ -66,14 +70,35 @@ def run(args) -> int:
 
 
 def describe(r: dict) -> str:
-    name = r["file"] + (f" game {r['game']}" if "game" in r else "")
+    from ..i18n import _, ngettext
+
+    name = (_("{file} game {n}").format(file=r["file"], n=r["game"]) if "game" in r
+            else r["file"])
     s = r["score"]
-    score = f"White {s['white']}, Black {s['black']}"
+    words = dict(name=name, plies=r["plies"], white=s["white"], black=s["black"])
     if not r["ok"]:
-        return f"{name}: ILLEGAL: {r['error']}"
+        return _("{name}: ILLEGAL: {error}").format(name=name, error=r["error"])
+    n = r["plies"]
     if r["finished"]:
-        end = "draw" if r["winner"] == "draw" else f"{r['winner']} wins"
-        return f"{name}: {r['plies']} plies, finished, {end} ({score})"
+        text = {"draw": ngettext(
+                    "{name}: {plies} ply, finished, draw (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, draw (White {white}, Black {black})", n),
+                "white": ngettext(
+                    "{name}: {plies} ply, finished, white wins (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, white wins (White {white}, Black {black})",
+                    n),
+                "black": ngettext(
+                    "{name}: {plies} ply, finished, black wins (White {white}, Black {black})",
+                    "{name}: {plies} plies, finished, black wins (White {white}, Black {black})",
+                    n)}[r["winner"]]
+        return text.format(**words)
     if "resigned" in r:
-        return f"{name}: {r['plies']} plies, {r['resigned']} resigned ({score})"
-    return f"{name}: {r['plies']} plies, not finished ({score})"
+        return (ngettext("{name}: {plies} ply, white resigned (White {white}, Black {black})",
+                         "{name}: {plies} plies, white resigned (White {white}, Black {black})", n)
+                if r["resigned"] == "white" else
+                ngettext("{name}: {plies} ply, black resigned (White {white}, Black {black})",
+                         "{name}: {plies} plies, black resigned (White {white}, Black {black})", n)
+                ).format(**words)
+    return ngettext("{name}: {plies} ply, not finished (White {white}, Black {black})",
+                    "{name}: {plies} plies, not finished (White {white}, Black {black})",
+                    n).format(**words)

@@ -26,10 +26,15 @@ def register(subparsers) -> None:
     p.add_argument("--nodes", type=int, default=None, metavar="N",
                    help="the engine's budget per position (default 4000; more is slower and "
                         "surer)")
+    from ._options import add_language_argument
+    add_language_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
+    from ..i18n import _
     from ..review import REVIEW_NODES, review, review_svg
     from .show import one_game
 
@@ -50,5 +55,5 @@ def run(args) -> int:
         except OSError as e:
             print(f"{prog}: --svg {args.svg}: {e}", file=sys.stderr)
             return 1
-        print(f"wrote the evaluation graph to {args.svg}")
+        print(_("wrote the evaluation graph to {path}").format(path=args.svg))
     return 0

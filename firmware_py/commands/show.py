@@ -16,6 +16,8 @@ def register(subparsers) -> None:
     p.add_argument("--ply", type=int, default=None,
                    help="show the position after this many plies (default: the end; 0: empty)")
     p.add_argument("--game", type=int, default=1, help="which game of a multi-game file (1-based)")
+    from ._options import add_language_argument
+    add_language_argument(p)
     p.set_defaults(func=run)
 
 
@@ -37,8 +39,11 @@ def one_game(prog: str, path: str, number: int):
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     from rich.console import Console
 
+    from ..i18n import _
     from ..render import legend_text, render
     from ..rules import Board
     from ..spaces import SPACES
@@ -59,8 +64,9 @@ def run(args) -> int:
     console.print(legend_text(bool(highlight)))
     if last is not None:
         removed = ", ".join(SPACES[s] for s in sorted(board.last_removed))
-        console.print(f"last ply: {last}" + (f" (removed: {removed})" if removed else ""))
+        console.print(_("last ply: {ply} (removed: {spaces})").format(ply=last, spaces=removed)
+                      if removed else _("last ply: {ply}").format(ply=last))
     if n == len(plies) and game.resigned is not None:
-        console.print(f"{('White', 'Black')[game.resigned]} resigned.")
+        console.print(_("White resigned.") if game.resigned == 0 else _("Black resigned."))
     return 0
 

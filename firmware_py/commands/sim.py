@@ -70,9 +70,12 @@ def register(subparsers) -> None:
                         "serving beyond this machine)")
     from .play import add_computer_arguments
     add_computer_arguments(p)  # --ai COLOUR, --level N: people mode and autoplay
-    from ._options import add_clock_argument, add_hints_argument, add_study_arguments
+    from ._options import (add_clock_argument, add_hints_argument, add_language_argument,
+                           add_study_arguments, add_voice_arguments)
     add_clock_argument(p)  # --clock: people mode and autoplay
     add_hints_argument(p)  # --hints: people mode, and autoplay's players asking for hints
+    add_language_argument(p)
+    add_voice_arguments(p)  # --voice, --voice-dir: people mode and autoplay
     add_study_arguments(p)  # --from FILE [--ply N], --replay FILE: people mode and autoplay
     from ._remote import add_remote_arguments
     add_remote_arguments(p)  # people mode: --remote COLOUR, --remote-at, --join LINK
@@ -80,6 +83,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ._options import use_language
+    use_language(args)
     if not args.autoplay:
         return run_interactive(args)
     return run_autoplay(args)
@@ -95,6 +100,13 @@ def run_interactive(args) -> int:
         print(f"dvonn-board sim: {e}", file=sys.stderr)
         return 2
     args.study = study
+    from ..errors import DvonnError
+    from ._options import open_voice
+    try:
+        voice = open_voice(args)
+    except (ValueError, DvonnError) as e:
+        print(f"dvonn-board sim: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
 
     if not args.terminal:
         from ..web.simulator import run_web
@@ -118,7 +130,7 @@ def run_interactive(args) -> int:
                            + remote.thinkers, on_start=on_start, study=study,
                            time_control=getattr(args, "clock", None),
                            hints=getattr(args, "hints", "on") != "off",
-                           prepare=remote.prepare)  # --join: the host's game
+                           prepare=remote.prepare, voice=voice)  # --join: the host's game
         finally:
             remote.stop()
     if getattr(args, "remote", None) or getattr(args, "join", None):
@@ -127,7 +139,7 @@ def run_interactive(args) -> int:
         return 2
     from ._sim_live import run_people
 
-    return run_people(args, make_controller_factory())
+    return run_people(args, make_controller_factory(), voice=voice)
 
 
 def load_script(path: str) -> list[str]:
@@ -227,6 +239,13 @@ def run_autoplay(args) -> int:
         except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
             print(f"{prog}: {args.script}: {e}", file=sys.stderr)
             return 1
+    from ..errors import DvonnError
+    from ._options import open_voice
+    try:
+        voice = open_voice(args)  # one speaker for all the games (files numbered on)
+    except (ValueError, DvonnError) as e:
+        print(f"{prog}: --voice {args.voice}: {e}", file=sys.stderr)
+        return 2
     seed0 = 1 if args.seed is None else args.seed
     failed = 0
     results = []
@@ -234,7 +253,7 @@ def run_autoplay(args) -> int:
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
                       time_control=args.clock, replay=replay, start=start,
-                      preset=args.preset, adc_bits=args.adc, hints=args.hints)
+                      preset=args.preset, adc_bits=args.adc, hints=args.hints, voice=voice)
         results.append(r)
         failed += (not r.match) or r.wrong > 0 or bool(r.hints and r.hints["failures"])
         if args.json:
@@ -257,6 +276,8 @@ def run_autoplay(args) -> int:
                           min(len(r.truth), len(r.record)))
                 print(f"  played   {' '.join(r.truth[at:at + 6])}\n"
                       f"  recorded {' '.join(r.record[at:at + 6])} (from ply {at + 1})")
+    if voice is not None:
+        voice.close()  # says (or writes) what is still queued
     if not args.json:
         print(summary(results))
     return 1 if failed else 0

@@ -78,14 +78,16 @@ def summary(state: dict | None, me: str, menu: Menu) -> dict | None:
         return None
     offer, result, reason = state.get("offer"), state.get("result"), state.get("reason") or ""
     theirs = bool(offer) and offer["by"] != me
+    offerer = offer["by"] if offer else ""  # "white" or "black" (translated where shown)
     if menu.armed:
         status = prompt()
     elif result:
         status = state.get("status") or _("game over: {result}").format(result=result)
     elif theirs and offer["what"] == "draw":
-        status = _("{who} offers a draw: confirm accepts").format(who=offer["by"])
+        status = _("{who} offers a draw: confirm accepts").format(who=_(offerer))
     elif theirs:
-        status = _("{who} asks to take back the last ply: undo accepts").format(who=offer["by"])
+        status = _("{who} asks to take back the last ply: undo accepts").format(
+            who=_(offerer))
     elif offer:
         status = (_("your draw offer waits for the answer") if offer["what"] == "draw"
                   else _("your takeback request waits for the answer"))

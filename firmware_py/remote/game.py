@@ -152,7 +152,7 @@ class RemoteGame:
         """Why the local page may not start a new game now (None: it may)."""
         if self.is_open():
             return _("the game against {who} goes on: offer a draw or resign first").format(
-                who=PLAYER_NAMES[self.colour])
+                who=_(PLAYER_NAMES[self.colour]))  # "white" or "black", translated
         return None
 
     def end(self, kind: str, wait: bool = True) -> str:
@@ -165,7 +165,7 @@ class RemoteGame:
 
     def _end(self, kind: str) -> str:
         self._check_open()
-        local, far = 1 - self.colour, PLAYER_NAMES[self.colour]
+        local, far = 1 - self.colour, _(PLAYER_NAMES[self.colour])
         offer = self.offer
         theirs = offer is not None and offer["by"] == self.colour
         if kind == "resign":
@@ -173,8 +173,10 @@ class RemoteGame:
             return _("you resigned: {result}").format(result=self.result)
         if kind == "offer_draw":
             if offer is not None:
+                offerer = offer["by"]
                 raise Refused(_("{who}'s {what} offer is open: answer it first").format(
-                    who=PLAYER_NAMES[offer["by"]], what=offer["what"]))
+                    who=_(PLAYER_NAMES[offerer]),
+                    what=_("draw") if offer["what"] == "draw" else _("takeback")))
             self.offer = {"what": "draw", "by": local, "n": len(self.record)}
             return _("draw offered: waiting for {who}'s answer").format(who=far)
         if not (theirs and offer["what"] == "draw"):
@@ -242,9 +244,9 @@ class RemoteGame:
                           f"{self.offer['what']} offer is open: accept or decline it first")
         if what == "takeback":
             if self.ahead:
-                raise Refused("takeback: your ply is being carried out on the board")
+                raise Refused(_("takeback: your ply is being carried out on the board"))
             if not self.record:
-                raise Refused("takeback: there is no ply to take back")
+                raise Refused(_("takeback: there is no ply to take back"))
         self.offer = {"what": what, "by": self.colour, "n": n}
         return f"{what} offered"
 
@@ -258,9 +260,10 @@ class RemoteGame:
         self.offer = None
         if what == "draw":
             self._finish("1/2-1/2", "draw agreed")
-            return "draw agreed"
+            return _("draw agreed")
         self._session.takeback()  # the board's loop takes it back; the record follows
-        return f"takeback of {self.record[-1]} agreed: the board's player puts it back"
+        return _("takeback of {ply} agreed: the board's player puts it back").format(
+            ply=self.record[-1])
 
     def _decline(self, what: str) -> str:
         offer = self.offer
@@ -314,17 +317,25 @@ class RemoteGame:
             }
 
     def _status(self, board, role: str, to_move: bool) -> str:
-        me, host = PLAYER_NAMES[self.colour], PLAYER_NAMES[1 - self.colour]
+        white = self.colour == WHITE  # the side far away
         if self.result is not None:
-            return f"game over: {self.result}" + (
-                f" ({PLAYER_NAMES[self.resigned]} {self.reason})" if self.resigned is not None
-                else f" ({self.reason})" if self.reason else "")
+            if self.resigned is not None:
+                text = (_("game over: {result} (white resigned)") if self.resigned == WHITE else
+                        _("game over: {result} (black resigned)"))
+            elif self.reason:
+                text = _("game over: {result} ({reason})")
+            else:
+                text = _("game over: {result}")
+            return text.format(result=self.result, reason=_(self.reason) if self.reason else "")
         if to_move:
-            return "your turn" if role == "opponent" else f"{me} to play"
+            return (_("your turn") if role == "opponent" else
+                    _("white to play") if white else _("black to play"))
         if self.pending is not None:
-            return (f"{me}'s {self.pending} is lit on the board: waiting for {host} to carry "
-                    "it out")
-        return f"{host} to play on the board"
+            return (_("white's {ply} is lit on the board: waiting for black to carry it out")
+                    if white else
+                    _("black's {ply} is lit on the board: waiting for white to carry it out")
+                    ).format(ply=self.pending)
+        return _("black to play on the board") if white else _("white to play on the board")
 
 
 def ending_words(result: str, reason: str, resigned: int | None) -> str:
@@ -334,5 +345,6 @@ def ending_words(result: str, reason: str, resigned: int | None) -> str:
     'black resigned: 1-0'
     """
     if resigned is not None:
-        return _("{who} resigned: {result}").format(who=PLAYER_NAMES[resigned], result=result)
-    return _("{reason}: {result}").format(reason=reason, result=result)
+        return (_("white resigned: {result}") if resigned == WHITE else
+                _("black resigned: {result}")).format(result=result)
+    return _("{reason}: {result}").format(reason=_(reason), result=result)  # 'draw agreed'

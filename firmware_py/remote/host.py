@@ -14,6 +14,7 @@ closed. The board's loop runs on its own thread and never waits for the network.
 
 from __future__ import annotations
 
+from ..i18n import render_page
 import asyncio
 import hmac
 import json
@@ -147,7 +148,8 @@ def make_app(game: RemoteGame, tokens: dict[str, str]) -> web.Application:
 async def page(request: web.Request) -> web.Response:
     if role_for(request.app[TOKENS], request.query.get("token", "")) is None:
         raise web.HTTPForbidden(text="this game needs the invitation link's token")
-    return web.FileResponse(STATIC / "remote.html", headers={"Cache-Control": "no-cache"})
+    page = render_page((STATIC / "remote.html").read_text(encoding="utf-8"))
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import threading
 
-from ..rules import PASS, PLAYER_NAMES, Board, Ply
+from ..i18n import _
+from ..rules import PASS, WHITE, Board, Ply
 
 
 def tokens(plies) -> list[str]:
@@ -62,7 +63,8 @@ class Line:
 
     def __init__(self, colour: int):
         self.colour = colour
-        self.name = f"{PLAYER_NAMES[colour]} (far away)"  # "black (far away) plays e3: ..."
+        # "black (far away) plays e3: ..."
+        self.name = _("white (far away)") if colour == WHITE else _("black (far away)")
         self._lock = threading.Lock()
         self._plies: tuple[Ply, ...] = ()
 

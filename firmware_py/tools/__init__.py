@@ -9,7 +9,8 @@ rules`, `bench inference` and `bench startup` are also subcommands of ``dvonn-bo
 - `bench_startup`   how long `dvonn-board --help` and `replay` take to start, against Python;
 - `docs_pictures`   docs/leds.svg and docs/leds.png, the LED language;
 - `web_screenshot`  docs/web.png, the simulator's page in headless Chromium;
-- `web_bench`       how late a change reaches the web page.
+- `web_bench`       how late a change reaches the web page;
+- `catalogues`      the translations: extract the marked messages, update the .po files, compile.
 
 Unlike the runtime modules, the tools may use the simulator (`sim`).
 """

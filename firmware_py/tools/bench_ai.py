@@ -5,7 +5,7 @@
     python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
     nice -n 10 python -m firmware_py.tools.bench_ai --only classic --classic-games 100
 
-Four measurements, the targets of issues 8 and 15:
+Five measurements, the targets of issues 8 and 15:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
            `greedy` (target >= 90 % wins)
   pi       the default level with the node budget a Pi gets in its time (PI_SLOWDOWN times
@@ -19,6 +19,9 @@ Four measurements, the targets of issues 8 and 15:
            time, repeatable): from each side's own placements, and from the same placement
            phases (played by ai:classic against itself, colours swapped), which measures the
            moving phase alone. Targets: 90 % and 70 % of the games.
+  speed    nodes per CPU second of the new engine and of ai:classic, side by side on the same
+           16 moving-phase positions (the median; what LEVEL_NODES, the node budgets worth a
+           level's time here, rest on)
 Prints one line per match (and with --json one object per match), so partial runs count.
 """
 
@@ -35,6 +38,48 @@ from ..match import play_match, play_openings
 
 PI_SLOWDOWN = 4  # a Raspberry Pi 4 runs this code 3-5x slower than the development machine
 OPENINGS_BY = "ai:classic,nodes=2000"  # who plays the shared placement phases
+
+
+SPEED_POSITIONS = 16
+SPEED_NODES = 6000  # nodes a search, per position and engine
+
+
+def speed_positions(count: int = SPEED_POSITIONS, seed: int = 1) -> list:
+    """Moving-phase positions of quick self-play games, from the first move to the middle."""
+    import random
+
+    from ..rules import N_PLACEMENTS, Board
+
+    out = []
+    for n in range(count):
+        rng = random.Random(seed * 1000 + n)
+        board, searcher = Board(), ai.Searcher(rng, table_bits=12)
+        stop = N_PLACEMENTS + 2 * (n % 8)
+        while board.ply_count < stop and not board.is_over():
+            board.push(ai.choose(board, 1, rng, nodes=200, searcher=searcher).ply)
+        if not board.is_over():
+            out.append(board)
+    return out
+
+
+def speed(nodes: int = SPEED_NODES, count: int = SPEED_POSITIONS, seed: int = 1) -> dict:
+    """Median nodes per CPU second of each engine, both searching the same positions in turn
+    (so a change of machine load hits both alike)."""
+    import random
+    import statistics
+
+    rates: dict[str, list[float]] = {"new": [], "classic": []}
+    for board in speed_positions(count, seed):
+        for name, make in (("new", ai.Searcher), ("classic", classic.Searcher)):
+            searcher = make(random.Random(0))
+            t0 = time.process_time()
+            result = searcher.search(board, nodes=nodes)
+            cpu = time.process_time() - t0
+            rates[name].append(result.nodes / max(cpu, 1e-6))
+    new, old = statistics.median(rates["new"]), statistics.median(rates["classic"])
+    return {"match": "speed", "positions": len(rates["new"]), "nodes_per_search": nodes,
+            "new_nodes_per_cpu_s": round(new), "classic_nodes_per_cpu_s": round(old),
+            "ratio": round(new / old, 2)}
 
 
 def level_nodes(level: int, scale: float = 1.0, table: dict[int, int] | None = None) -> int:
@@ -83,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="multiply every node budget by F (e.g. 0.15: quicker matches, the "
                         "same ratios between the players)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", choices=("default", "pi", "ladder", "classic"))
+    p.add_argument("--only", choices=("default", "pi", "ladder", "classic", "speed"))
     p.add_argument("--levels", metavar="LOW-HIGH", default=None,
                    help="the ladder only between these levels (e.g. 1-3: 2 vs 1 and 3 vs 2)")
     p.add_argument("--json", action="store_true")
@@ -105,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
           f"level nodes {ai.LEVEL_NODES}; level depth caps {ai.LEVEL_DEPTHS}", file=sys.stderr)
     if not args.budget_scale > 0:
         p.error(f"--budget-scale {args.budget_scale}: must be more than 0")
+    if args.only in (None, "speed"):
+        r = speed(seed=args.seed)
+        print(json.dumps(r) if args.json else
+              f"{'speed':36} nodes per CPU second, median of {r['positions']} positions: new "
+              f"{r['new_nodes_per_cpu_s']}, ai:classic {r['classic_nodes_per_cpu_s']} "
+              f"({r['ratio']}x)", flush=True)
     for name, first, second, n, shared in matches(args.games, args.ladder_games, args.only,
                                                   levels, args.classic_games,
                                                   args.budget_scale):

@@ -1,7 +1,8 @@
 """The web view's server: the page, its files, the game record and one WebSocket per page.
 
 Routes: `/` the page, `/static/...` its script and style (all local: no CDN, no build step),
-`/record.txt` the game so far, `/review.json` its review after the game (`review_route`), `/ws`
+`/record.txt` the game so far, `/review.json` its review after the game (`review_route`),
+`/say.wav` the situation spoken (`say_route`), `/ws`
 the live channel. Over `/ws` the server sends `hello` (layout, colour language, whether this
 page may act), then `state` whenever what the page shows changes (at most `POLL` seconds late,
 at once when the source reports changes) and `leds` whenever the LEDs change; the page sends
@@ -17,7 +18,7 @@ by `protocol.parse`; a bad one gets an error message and the connection and the 
 >>> from firmware_py.web.source import StateSource
 >>> app = make_app(StateSource(BoardState(board=Board())))
 >>> sorted(r.resource.canonical for r in app.router.routes() if r.method == "GET")
-['/', '/record.txt', '/review.json', '/static', '/ws']
+['/', '/record.txt', '/review.json', '/say.wav', '/static', '/ws']
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from . import protocol
+from ..i18n import _, render_page
 from .source import ActionRefused, GameSource
 from .view import board_view, layout, led_view
 
@@ -185,6 +187,8 @@ def make_app(source: GameSource, token: str | None = None) -> web.Application:
     app.router.add_get("/ws", websocket)
     from .review_route import add_review_route
     add_review_route(app, SOURCE)  # the review after a game (the engine on a worker thread)
+    from .say_route import add_say_route
+    add_say_route(app, SOURCE)  # the situation as speech, for the page's Say button
     app.router.add_static("/static", STATIC)
 
     async def start(app: web.Application) -> None:
@@ -199,7 +203,8 @@ def make_app(source: GameSource, token: str | None = None) -> web.Application:
 
 
 async def index(request: web.Request) -> web.Response:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    page = render_page((STATIC / "index.html").read_text(encoding="utf-8"))
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 async def record(request: web.Request) -> web.Response:
@@ -237,7 +242,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     await ws.send_json({"type": "hello", "layout": layout(), "can_act": acting,
                         "simulator": source.simulator,
                         "read_only_reason": None if acting else
-                        "read-only: open the URL with the token printed by the server to act"})
+                        _("read-only: open the URL with the token printed by the server to act")})
     await hub.welcome(ws)
     try:
         async for msg in ws:

@@ -26,12 +26,15 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
 from ..errors import LinkLost
-from ..i18n import _
+from ..i18n import N_, _
 from ..interfaces import LedFrame, SensorFrame
 from ..spaces import N_SPACES, SPACES
 from ..state import BoardState
 from .source import ActionRefused, GameSource
-from .view import PIECE_WORDS, stacks_view
+from .view import stacks_view
+
+PLACING = {"W": N_("placing a white piece on {space}"), "B": N_("placing a black piece on {space}"),
+           "D": N_("placing a DVONN piece on {space}")}
 
 NOISE_MT = {"clean": 0.0, "default": 0.1, "poor": 0.3, "bad": 1.0}  # as sim.params.NOISE_LEVELS
 # The modes in which the controller's confirm button answers something (a question, a sensor
@@ -83,7 +86,7 @@ class SimDesk:
         self.board.close()
         with self._lock:
             calls, self._calls = list(self._calls), deque()
-        for _, future in calls:
+        for _call, future in calls:
             future.set_exception(ActionRefused("the board was shut down"))
 
     # -- requests from the page (any thread) ------------------------------------------------------
@@ -130,7 +133,7 @@ class SimDesk:
         and placements still under way: three DVONN pieces, then black and white in turn."""
         n = self._placed_before + self._placing
         if n >= N_SPACES:
-            raise ActionRefused("every piece is placed (choose a kind to place one anyway)")
+            raise ActionRefused(_("every piece is placed (choose a kind to place one anyway)"))
         return "D" if n < 3 else ("B" if n % 2 else "W")
 
     def _then(self, said, holding: bool):
@@ -146,7 +149,7 @@ class SimDesk:
         piece = piece or self._next_piece()
         self.board.hand.place(space, piece)
         self._placing += 1
-        return f"placing a {PIECE_WORDS[piece]} piece on {SPACES[space]}"
+        return _(PLACING[piece]).format(space=SPACES[space])
 
     # -- the loop thread --------------------------------------------------------------------------
     def _run_calls(self) -> None:
@@ -186,20 +189,20 @@ class SimDesk:
         self.board.sensors.params = params
         self.board.changed()
         self.noise = level
-        return f"sensor noise now {mt:g} mT RMS"
+        return _("sensor noise now {noise} mT RMS").format(noise=f"{mt:g}")
 
     def _set_dead(self, space: int | None) -> str:
         if self.dead is not None:
             self.board.repair(self.dead)
         self.dead = space
         if space is None:
-            return "every sensor works again"
+            return _("every sensor works again")
         self.board.fail(space, "dead")
-        return f"the sensor under {SPACES[space]} is dead"
+        return _("the sensor under {space} is dead").format(space=SPACES[space])
 
     def _set_link(self, connected: bool) -> str:
         self.link = connected
-        return "scanner link plugged in" if connected else "scanner link unplugged"
+        return _("scanner link plugged in") if connected else _("scanner link unplugged")
 
     # -- the table as the page shows it (read from the web thread) ---------------------------------
     def view(self) -> dict:
@@ -253,11 +256,11 @@ class SessionSource(GameSource):
         a press that does nothing must not look like one that went unheard."""
         state = self.session.state
         if kind == "takeback" and not state.board.move_stack:
-            raise ActionRefused("there is no ply to take back")
+            raise ActionRefused(_("there is no ply to take back"))
         if kind == "confirm" and state.mode not in CONFIRM_ANSWERS:
-            raise ActionRefused("nothing to confirm: the board is not asking anything (confirm "
-                                "answers spaces flashing cyan, or says a space flagged red or "
-                                "orange is right as it is)")
+            raise ActionRefused(_("nothing to confirm: the board is not asking anything (confirm "
+                                  "answers spaces flashing cyan, or says a space flagged red or "
+                                  "orange is right as it is)"))
 
     def refuse_new_game(self) -> None:
         """Raise ActionRefused while a game far away forbids a new one here (it is ended by
@@ -276,7 +279,7 @@ class SessionSource(GameSource):
         if kind == "new_game":
             self.refuse_new_game()
             self.session.new_game()
-            return "new game started; the last one is kept in the game store"
+            return _("new game started; the last one is kept in the game store")
         if kind == "confirm":
             self.session.press("confirm")
             return None
@@ -291,7 +294,7 @@ class SessionSource(GameSource):
                 raise ActionRefused(str(e)) from None
         if kind == "hint":
             if not self.session.hints.enabled:
-                raise ActionRefused("hints are off for this game")
+                raise ActionRefused(_("hints are off for this game"))
             self.session.hint()
             return None
         if self.desk is None:

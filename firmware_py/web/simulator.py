@@ -17,15 +17,16 @@ import sys
 import threading
 from pathlib import Path
 
+from ..i18n import N_, _
 from .server import WebThread, is_loopback
 from .protocol import NOISE_NAMES
 from .session_source import SessionSource, SimDesk
 
-INTRO = """\
+INTRO = N_("""\
 The simulated DVONN board is at {url}
 Open it in a browser: you are the hand that moves the pieces; the board's software sees only
 its sensors and answers with its LEDs. The page explains the rest. Ctrl-C stops.
-Games are kept in {db}."""
+Games are kept in {db}.""")
 
 
 class SimulatorRun:
@@ -39,7 +40,8 @@ class SimulatorRun:
 
     def __init__(self, make_controller, db: str | Path, board, *, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None, noise: str | float = "default",
-                 computer=(), time_control=None, hints: bool = True, study=None, prepare=None):
+                 computer=(), time_control=None, hints: bool = True, study=None, prepare=None,
+                 voice=None):
         from ..session import Session
         from ..store import Store
 
@@ -60,7 +62,7 @@ class SimulatorRun:
                                tags={"Site": "dvonn-board simulator",
                                      **(study.tags() if replay else {})},
                                computer=computer, time_control=time_control, hints=hints,
-                               resume=not replay)
+                               resume=not replay, voice=voice)
         self.source = SimulatorSource(self.session, self.desk)
         self.web = WebThread(self.source, host=host, port=port, token=token)
         self._stop = threading.Event()
@@ -116,13 +118,13 @@ class SimulatorSource(SessionSource):
             board.press(self.BUTTONS[kind])
             if kind == "new_game":
                 board.reset()  # the people clear the board and empty their hands
-                return "new game: the table is cleared; the last game stays in the store"
+                return _("new game: the table is cleared; the last game stays in the store")
             return None
         return self.desk.call(press)
 
 
 def run_web(args, make_controller, make_board, computer=(), on_start=None, time_control=None,
-            hints: bool = True, study=None, prepare=None) -> int:
+            hints: bool = True, study=None, prepare=None, voice=None) -> int:
     """`dvonn-board sim` (people mode, in the browser); returns the exit status.
 
     args: `web` ('[HOST:]PORT', default 8080 on this machine only), `token`, `db`, `seed`,
@@ -130,6 +132,7 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
     simulated board (the command passes `dvonn_sim.compose.simulated_board`). on_start(run): called
     once the board runs, for the lines to print (e.g. a remote game's invitation).
     prepare(store): called before the session starts (a joined game: the host's, to resume).
+    voice: an `announce.Announcer` for the session (None: silent).
     """
     import time
 
@@ -149,7 +152,7 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
         run = SimulatorRun(make_controller, db, board, host=host, port=port,
                            token=getattr(args, "token", None), noise=noise,
                            computer=computer, time_control=time_control,
-                           hints=hints, study=study, prepare=prepare).start()
+                           hints=hints, study=study, prepare=prepare, voice=voice).start()
     except ValueError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
@@ -160,11 +163,11 @@ def run_web(args, make_controller, make_board, computer=(), on_start=None, time_
         print(f"{prog}: cannot serve the page on {host}:{port}: {e.strerror or e} "
               "(choose another with --web PORT)", file=sys.stderr)
         return 1
-    print(INTRO.format(url=run.web.url, db=db), flush=True)
+    print(_(INTRO).format(url=run.web.url, db=db), flush=True)
     for line in (on_start(run) if on_start else ()):
         print(line, flush=True)
     if not is_loopback(host):
-        print("Pages opened without the token in the URL are read-only.", flush=True)
+        print(_("Pages opened without the token in the URL are read-only."), flush=True)
     try:
         while run._loop.is_alive():
             time.sleep(0.5)

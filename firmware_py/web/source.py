@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..i18n import _
 from ..interfaces import LedFrame
 from ..state import BoardState
 from .view import record_text
@@ -65,8 +66,11 @@ class GameSource:
         return None
 
     def act(self, kind: str, args: dict[str, Any]) -> str | None:
-        words = {"takeback": "take back a ply", "new_game": "start a new game"}
-        raise ActionRefused(f"this board cannot {words.get(kind, kind)} from the page")
+        if kind == "takeback":
+            raise ActionRefused(_("this board cannot take back a ply from the page"))
+        if kind == "new_game":
+            raise ActionRefused(_("this board cannot start a new game from the page"))
+        raise ActionRefused(f"this board cannot {kind} from the page")
 
     def session_view(self) -> dict | None:
         return None

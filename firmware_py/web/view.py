@@ -14,8 +14,9 @@ piece on top).
 
 from __future__ import annotations
 
-from ..colours import PATTERNS, SIGNALS
+from ..colours import PATTERN_WORDS, PATTERNS, SIGNAL_WORDS, SIGNALS
 from ..guidance import signals
+from ..i18n import _
 from ..interfaces import LedFrame
 from ..records import write_record
 from ..rules import PLAYER_NAMES, Board
@@ -88,7 +89,8 @@ def layout() -> dict:
         "spaces": list(SPACES),
         "coords": [list(c) for c in COORDS],
         "signals": {s.name: {"rgb": "#%02x%02x%02x" % s.rgb, "pattern": s.pattern,
-                             "meaning": s.meaning} for s in SIGNALS},
+                             "meaning": _(s.meaning), "label": _(SIGNAL_WORDS[s.name]),
+                             "pattern_word": _(PATTERN_WORDS[s.pattern])} for s in SIGNALS},
         "patterns": {name: {"period": p.period, "on": [list(x) for x in p.on],
                             "description": p.description} for name, p in PATTERNS.items()},
         "pieces": PIECE_WORDS,

@@ -4,6 +4,13 @@
 // not yet acknowledged when the connection dropped is sent again if it is still due (the host
 // takes the same ply twice as once). No build step, nothing from a CDN.
 "use strict";
+// The page's text in the board's language: the server puts its catalogue into the page.
+const TEXT = JSON.parse((document.getElementById("catalogue") || {}).textContent || "{}");
+// `text` translated, its {named} placeholders filled from `words`.
+function _(text, words) {
+  const t = TEXT[text] || text;
+  return words ? t.replace(/\{(\w+)\}/g, (m, k) => (k in words ? String(words[k]) : m)) : t;
+}
 const NS = "http://www.w3.org/2000/svg";
 const U = 46, SQ = Math.sqrt(3) / 2;
 const token = new URLSearchParams(location.search).get("token") || "";
@@ -73,7 +80,7 @@ function clicked(name) {
 function send(msg) {
   if (msg.type === "ply") { remote.outbox = msg; remote.resent = false; }
   if (remote.ws && remote.ws.readyState === WebSocket.OPEN) remote.ws.send(JSON.stringify(msg));
-  else notice("not connected: it is sent once the connection is back");
+  else notice(_("not connected: it is sent once the connection is back"));
 }
 
 function notice(text) {
@@ -85,10 +92,13 @@ function notice(text) {
 function draw() {
   const s = remote.state;
   if (!s || !remote.hello) return;
-  const me = remote.hello.role === "opponent" ? `you play ${s.colour}` : `watching (${s.colour} plays far away)`;
+  const white = s.colour === "white";
+  const me = remote.hello.role === "opponent"
+    ? (white ? _("you play white") : _("you play black"))
+    : (white ? _("watching (white plays far away)") : _("watching (black plays far away)"));
   $("you").textContent = me;
   $("status").textContent = s.status;
-  $("score").textContent = `white ${s.score.white} · black ${s.score.black}`;
+  $("score").textContent = _("white {white} · black {black}", s.score);
   const legalDst = new Set(), legalSrc = new Set();
   for (const p of s.legal) {
     if (p.length === 2) legalDst.add(p);
@@ -120,7 +130,7 @@ function draw() {
   }
   if (s.pending) {
     const li = document.createElement("li");
-    li.textContent = s.pending + " (on the board)";
+    li.textContent = _("{ply} (on the board)", { ply: s.pending });
     li.className = "pending";
     ol.appendChild(li);
   }
@@ -129,9 +139,12 @@ function draw() {
   const theirs = s.offer && s.offer.by !== s.colour;
   $("offer").hidden = !(playing && theirs);
   if (s.offer) {
+    const draw = s.offer.what === "draw", byWhite = s.offer.by === "white";
     $("offer-text").textContent = theirs
-      ? `${s.offer.by} asks: ${s.offer.what === "draw" ? "a draw" : "take back the last ply"}`
-      : `you offered ${s.offer.what === "draw" ? "a draw" : "a takeback"}: waiting for the answer`;
+      ? (draw ? (byWhite ? _("white asks: a draw") : _("black asks: a draw"))
+        : (byWhite ? _("white asks: take back the last ply") : _("black asks: take back the last ply")))
+      : (draw ? _("you offered a draw: waiting for the answer")
+        : _("you offered a takeback: waiting for the answer"));
     if (!theirs) $("status").textContent += ` · ${$("offer-text").textContent}`;
   }
 }
@@ -165,7 +178,7 @@ function connect() {
   ws.onopen = () => {
     remote.tries = 0;
     remote.opened += 1;
-    $("link").textContent = "connected";
+    $("link").textContent = _("connected");
     $("link").classList.remove("lost");
   };
   ws.onmessage = (ev) => {
@@ -179,7 +192,7 @@ function connect() {
   };
   ws.onclose = () => {
     remote.ws = null;
-    $("link").textContent = "connection lost: reconnecting…";
+    $("link").textContent = _("connection lost: reconnecting…");
     $("link").classList.add("lost");
     remote.resent = false;
     const pause = [100, 300, 1000, 2000, 4000][Math.min(remote.tries++, 4)];
@@ -190,7 +203,7 @@ function connect() {
 $("takeback").addEventListener("click", () => send({ type: "offer", what: "takeback", n: remote.state.moves.length }));
 $("draw").addEventListener("click", () => send({ type: "offer", what: "draw", n: remote.state.moves.length }));
 $("resign").addEventListener("click", () => {
-  if (confirm("Resign this game?")) send({ type: "resign" });
+  if (confirm(_("Resign this game?"))) send({ type: "resign" });
 });
 $("accept").addEventListener("click", () => {
   const o = remote.state.offer;

@@ -6,7 +6,20 @@ const U = 60;                      // one grid step in SVG units
 const SQ = Math.sqrt(3) / 2;
 const NS = "http://www.w3.org/2000/svg";
 const TOKEN = new URLSearchParams(location.search).get("token");
-const PIECE_WORD = { W: "white", B: "black", D: "DVONN" };
+// The page's text in the board's language: the server puts its catalogue into the page.
+const TEXT = JSON.parse((document.getElementById("catalogue") || {}).textContent || "{}");
+// `text` translated, its {named} placeholders filled from `words`.
+function _(text, words) {
+  const t = TEXT[text] || text;
+  return words ? t.replace(/\{(\w+)\}/g, (m, k) => (k in words ? String(words[k]) : m)) : t;
+}
+const PIECE_WORD = { W: _("white"), B: _("black"), D: _("DVONN") };
+const SIDE_WORD = { white: _("white"), black: _("black") };
+const MODE_WORD = {
+  calibrating: _("calibrating"), idle: _("idle"), lifted: _("lifted"), removing: _("removing"),
+  asking: _("asking"), error: _("error"), unexplained: _("unexplained"),
+  link_lost: _("link lost"), paused: _("paused"), over: _("over"),
+};
 
 const page = {
   layout: null, canAct: false, simulator: false, game: null, sim: null, leds: null,
@@ -38,7 +51,7 @@ const HAND_PLAN = { lift: true, put: false, discard: false, remove: false };
 function send(message) {
   const id = page.nextId++;
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
-    notice("not connected to the board");
+    notice(_("not connected to the board"));
     return null;
   }
   page.ws.send(JSON.stringify(Object.assign({ id }, message)));
@@ -86,6 +99,22 @@ function setText(node, text) {
     if (i % 2) node.appendChild(document.createElement("code")).textContent = part;
     else if (part) node.appendChild(document.createTextNode(part));
   });
+}
+
+// The board's words for the situation, spoken by its speech engine and played here.
+async function sayAloud() {
+  const audio = $("say-audio");
+  let reply;
+  try {
+    reply = await fetch("/say.wav", { cache: "no-store" });
+  } catch (e) {
+    notice(_("the board did not answer: {error}", { error: e.message }));
+    return;
+  }
+  if (!reply.ok) { notice(await reply.text()); return; }
+  if (audio.src) URL.revokeObjectURL(audio.src);
+  audio.src = URL.createObjectURL(await reply.blob());
+  audio.play().catch(() => notice(_("the browser would not play the sound (is it muted?)")));
 }
 
 function notice(text, quiet) {
@@ -185,7 +214,7 @@ function setup() {
     const y = bottom + 0.1 * U, w = 7.5 * U, x = 4 * U - w / 2;
     el("rect", { class: "tray", x, y, width: w, height: 0.9 * U, rx: 10, "data-space": "box" }, svg);
     const text = el("text", { class: "tray-text", x: 4 * U, y: y + 0.45 * U }, svg);
-    text.textContent = "the box: a stack put here leaves the board";
+    text.textContent = _("the box: a stack put here leaves the board");
     const room = w - 0.4 * U;  // a font wider than ours must not spill out of the box
     if (text.getComputedTextLength() > room) {
       text.setAttribute("textLength", room);
@@ -197,9 +226,9 @@ function setup() {
   // Controls
   document.body.classList.toggle("readonly", !page.canAct);
   document.body.classList.toggle("simulator", page.simulator);
-  $("kind").textContent = page.simulator ? "simulator" : "live board";
+  $("kind").textContent = page.simulator ? _("simulator") : _("live board");
   const access = $("access");
-  access.textContent = page.canAct ? "" : "read-only";
+  access.textContent = page.canAct ? "" : _("read-only");
   access.className = "badge" + (page.canAct ? "" : " readonly");
   access.title = page.readOnlyReason || "";
   $("sim-controls").hidden = !page.simulator;
@@ -208,10 +237,12 @@ function setup() {
   $("help").open = page.simulator && !localStorage.getItem("dvonn-help-seen");
   for (const b of document.querySelectorAll("#panel button")) {
     b.disabled = !page.canAct;
-    if (!page.canAct) b.title = page.readOnlyReason || "read-only";
+    if (!page.canAct) b.title = page.readOnlyReason || _("read-only");
   }
   for (const s of document.querySelectorAll("#faults select, #faults input, #piece, #lift-count"))
     s.disabled = !page.canAct;
+  $("btn-say").disabled = false;  // only listens: read-only pages may too
+  $("btn-say").title = _("the situation aloud: the lifted stack and where it may go, whose turn and the last move, or the board's question (as the board's say button)");
   const dead = $("dead");
   if (dead.options.length === 1)
     for (const n of names) dead.add(new Option(n, n));
@@ -220,7 +251,7 @@ function setup() {
   for (const [name, s] of Object.entries(page.layout.signals)) {
     const li = document.createElement("li");
     li.innerHTML = `<span class="swatch" style="background:${s.rgb}"></span>` +
-      `<span><b>${name.replace(/_/g, " ")}</b> (${s.pattern}): ${s.meaning}</span>`;
+      `<span><b>${s.label || name.replace(/_/g, " ")}</b> (${s.pattern_word || s.pattern}): ${s.meaning}</span>`;
     legend.appendChild(li);
   }
   draw();
@@ -234,11 +265,14 @@ function shownStacks() {
 }
 
 function describe(name, stack) {
-  if (!stack) return `${name}: empty`;
-  const pieces = stack.split("").map((p) => PIECE_WORD[p]).join(", ");
-  const top = PIECE_WORD[stack[stack.length - 1]];
-  const dv = stack.includes("D") ? ", holds a DVONN piece" : "";
-  return `${name}: height ${stack.length}, ${top} on top${dv} — ${pieces} (bottom to top)`;
+  if (!stack) return _("{space}: empty", { space: name });
+  const words = {
+    space: name, height: stack.length, top: PIECE_WORD[stack[stack.length - 1]],
+    pieces: stack.split("").map((p) => PIECE_WORD[p]).join(", "),
+  };
+  return stack.includes("D")
+    ? _("{space}: height {height}, {top} on top, holds a DVONN piece — {pieces} (bottom to top)", words)
+    : _("{space}: height {height}, {top} on top — {pieces} (bottom to top)", words);
 }
 
 function drawStack(g, stack, scale) {
@@ -264,14 +298,14 @@ function draw() {
     drawStack(s.stack, stacks[name]);
     drawStack(s.loose, loose[name], 0.8);
     let t = describe(name, stacks[name]);
-    if (loose[name]) t += ` (knocked aside: ${loose[name]})`;
+    if (loose[name]) t += " " + _("(knocked aside: {stack})", { stack: loose[name] });
     const sig = game.signals[name];
     if (sig) t += ` — LED: ${page.layout.signals[sig].meaning}`;
     s.title.textContent = t;
     s.g.dataset.stack = stacks[name] || "";
   }
   const mode = $("mode");
-  mode.textContent = game.mode.replace(/_/g, " ");
+  mode.textContent = MODE_WORD[game.mode] || game.mode.replace(/_/g, " ");
   mode.className = "badge " + game.mode;
   // The headline says what the board waits for; while it only waits for the player to move,
   // that is whose turn it is, and a standing note (a faulty sensor...) goes under it.
@@ -280,15 +314,17 @@ function draw() {
   const note = waiting && game.message && game.message !== fallbackMessage(game) ? game.message : "";
   setText($("note"), note);
   $("note").hidden = !note;
-  $("turn").textContent = game.winner ? "—" : game.turn +
-    (game.to_place ? ` (places ${PIECE_WORD[game.to_place]})` : "");
-  $("phase").textContent = game.phase === 1 ? "1: placing" : "2: moving";
+  $("turn").textContent = game.winner ? "—" : game.to_place
+    ? _("{player} (places {piece})", { player: SIDE_WORD[game.turn], piece: PIECE_WORD[game.to_place] })
+    : SIDE_WORD[game.turn] || game.turn;
+  $("phase").textContent = game.phase === 1 ? _("1: placing") : _("2: moving");
   $("score-white").textContent = game.score.white;
   $("score-black").textContent = game.score.black;
   $("winner-row").hidden = !game.winner;
-  $("winner").textContent = game.winner === "draw" ? "a draw" : game.winner ? `${game.winner} wins` : "";
+  $("winner").textContent = game.winner === "draw" ? _("a draw")
+    : game.winner === "white" ? _("white wins") : game.winner === "black" ? _("black wins") : "";
   $("hint-row").hidden = !game.hint;
-  $("hint").textContent = game.hint ? `plays ${game.hint} (shown on the LEDs)` : "";
+  $("hint").textContent = game.hint ? _("plays {ply} (shown on the LEDs)", { ply: game.hint }) : "";
   drawClock(game.clock);
   $("btn-hint").hidden = !(page.session && page.session.hints) || game.mode === "over";
   drawReview(game);
@@ -328,7 +364,7 @@ function drawFarAway() {
   const far = page.session && page.session.far;
   $("far-controls").hidden = !far;
   if (!far) return;
-  $("far-who").textContent = far.me === "white" ? "black" : "white";
+  $("far-who").textContent = far.me === "white" ? SIDE_WORD.black : SIDE_WORD.white;
   setText($("far-status"), far.status || "");
   const open = !far.result;
   const theirDraw = open && far.theirs && far.offer && far.offer.what === "draw";
@@ -346,7 +382,7 @@ function drawReview(game) {
   const key = game.moves.join(" ");
   if (!over || page.reviewFor === key) return;
   page.reviewFor = key;
-  $("review-status").textContent = "the engine is looking at the game…";
+  $("review-status").textContent = _("the engine is looking at the game…");
   $("review-graph").innerHTML = "";
   $("review-mistakes").innerHTML = "";
   fetch("/review.json", { cache: "no-store" })
@@ -355,14 +391,14 @@ function drawReview(game) {
       if (page.reviewFor !== key) return;
       $("review-graph").innerHTML = r.svg;
       $("review-status").textContent = r.mistakes.length
-        ? "The biggest swings (red dots on the graph):" : "No mistakes found.";
+        ? _("The biggest swings (red dots on the graph):") : _("No mistakes found.");
       for (const text of r.mistakes) {
         const li = document.createElement("li");
         li.textContent = text;
         $("review-mistakes").appendChild(li);
       }
     })
-    .catch((e) => { $("review-status").textContent = `no review: ${e.message}`; });
+    .catch((e) => { $("review-status").textContent = _("no review: {error}", { error: e.message }); });
 }
 
 function clockText(seconds) {
@@ -378,7 +414,10 @@ function drawClock(clock) {
   ["white", "black"].forEach((side, i) => {
     const span = $("clock-" + side);
     const out = clock.flagged === i;
-    span.textContent = `${side} ${clockText(clock.left[i])}` + (out ? " (out of time)" : "");
+    const words = { time: clockText(clock.left[i]) };
+    span.textContent = side === "white"
+      ? (out ? _("white {time} (out of time)", words) : _("white {time}", words))
+      : (out ? _("black {time} (out of time)", words) : _("black {time}", words));
     const running = clock.running === i;
     span.className = [running ? "running" : "", (running && clock.low) || out ? "low" : ""]
       .filter(Boolean).join(" ");
@@ -386,12 +425,19 @@ function drawClock(clock) {
 }
 
 function fallbackMessage(game) {
-  if (game.winner) return game.winner === "draw" ? "game over: a draw" : `game over: ${game.winner} wins`;
-  if (game.mode === "over") return "game over";
-  if (game.mode === "calibrating") return "calibrating: keep the board empty and still";
+  if (game.winner) return game.winner === "draw" ? _("game over: a draw")
+    : game.winner === "white" ? _("game over: white wins") : _("game over: black wins");
+  if (game.mode === "over") return _("game over");
+  if (game.mode === "calibrating") return _("calibrating: keep the board empty and still");
   if (game.mode !== "idle") return "";
-  if (game.to_place) return `${game.turn} to place a ${PIECE_WORD[game.to_place]} piece`;
-  return `${game.turn} to move`;
+  const white = game.turn === "white";
+  if (game.to_place === "D")
+    return white ? _("white to place a DVONN piece") : _("black to place a DVONN piece");
+  if (game.to_place === "W")
+    return white ? _("white to place a white piece") : _("black to place a white piece");
+  if (game.to_place === "B")
+    return white ? _("white to place a black piece") : _("black to place a black piece");
+  return white ? _("white to move") : _("black to move");
 }
 
 function drawLeds() {
@@ -416,13 +462,14 @@ function holding() {
 function drawHand() {
   if (!page.simulator) return;
   const h = (page.sim && page.sim.hand) || {};
-  let text = h.holding ? `holding ${describe("", h.holding).slice(2)}` : "empty";
-  if (!h.holding && holding()) text = "lifting…";
-  if (h.busy) text += " (moving…)";
+  let text = h.holding ? _("holding {stack}", { stack: describe("", h.holding).replace(/^: /, "") })
+    : _("empty");
+  if (!h.holding && holding()) text = _("lifting…");
+  if (h.busy) text = _("{hand} (moving…)", { hand: text });
   $("hand").textContent = text;
   $("btn-discard").hidden = !h.holding;
   const log = (page.sim && page.sim.log) || [];
-  $("hand-log").textContent = log.length ? "last: " + log[log.length - 1] : "";
+  $("hand-log").textContent = log.length ? _("last: {action}", { action: log[log.length - 1] }) : "";
   drawStack(page.ghost, h.holding || "");
   if (!h.holding) page.ghostPlaced = false;  // shown again where the pointer next moves
   page.ghost.setAttribute("visibility", h.holding && page.ghostPlaced ? "visible" : "hidden");
@@ -445,9 +492,9 @@ function syncFaults(f) {
 // on an empty space places the next piece.
 const DRAG_PX = 8;  // a pointer that moves this far while pressed drags rather than taps
 const TOOL_HOW = {
-  remove: "Tap a stack to take it off the board (Move / place: back to moving pieces).",
-  knock: "Tap a stack to knock it off its space (Move / place: back to moving pieces).",
-  restore: "Tap a knocked stack's space to push it back (Move / place: back to moving pieces).",
+  remove: _("Tap a stack to take it off the board (Move / place: back to moving pieces)."),
+  knock: _("Tap a stack to knock it off its space (Move / place: back to moving pieces)."),
+  restore: _("Tap a knocked stack's space to push it back (Move / place: back to moving pieces)."),
 };
 
 function spaceAt(ev) {
@@ -489,16 +536,16 @@ function drawReading() {
   if (!lift.hidden) {
     const count = $("lift-count").value;
     lift.textContent = count && Number(count) < shownStacks()[name].length
-      ? `Lift the top ${count} of ${name}` : `Lift ${name}`;
+      ? _("Lift the top {count} of {space}", { count, space: name }) : _("Lift {space}", { space: name });
   }
   const how = $("how");
   how.hidden = !(page.simulator && page.canAct && page.game);
   if (how.hidden) return;
   if (page.tool !== "move") how.textContent = TOOL_HOW[page.tool];
-  else if (holding()) how.textContent = "Tap a space to set the stack down there (the box: off the board), or drag it there.";
-  else if (gameOver()) how.textContent = "The game is over: New game to play again. Tap a stack to read it.";
-  else if (page.game.phase === 1) how.textContent = "Tap an empty space to place the next piece; tap a stack to read it.";
-  else how.textContent = "Tap a stack to read it, then Lift to pick it up (or drag it where it goes).";
+  else if (holding()) how.textContent = _("Tap a space to set the stack down there (the box: off the board), or drag it there.");
+  else if (gameOver()) how.textContent = _("The game is over: New game to play again. Tap a stack to read it.");
+  else if (page.game.phase === 1) how.textContent = _("Tap an empty space to place the next piece; tap a stack to read it.");
+  else how.textContent = _("Tap a stack to read it, then Lift to pick it up (or drag it where it goes).");
 }
 
 function lift(name) {
@@ -579,6 +626,7 @@ function wire() {
   $("btn-confirm").addEventListener("click", () => send({ type: "confirm" }));
   $("btn-takeback").addEventListener("click", () => send({ type: "takeback" }));
   $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("btn-say").addEventListener("click", sayAloud);
   $("btn-offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
   $("btn-accept-draw").addEventListener("click", () => send({ type: "accept_draw" }));
   $("btn-decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
@@ -587,24 +635,24 @@ function wire() {
   $("btn-resign").addEventListener("click", () => {
     const b = $("btn-resign");
     if (resigning) {
-      clearTimeout(resigning); resigning = null; b.textContent = "Resign";
+      clearTimeout(resigning); resigning = null; b.textContent = _("Resign");
       send({ type: "resign" });
       return;
     }
-    b.textContent = "Click again to resign";
-    resigning = setTimeout(() => { resigning = null; b.textContent = "Resign"; }, 4000);
+    b.textContent = _("Click again to resign");
+    resigning = setTimeout(() => { resigning = null; b.textContent = _("Resign"); }, 4000);
   });
   // A new game abandons this one (it stays in the store): ask for a second click.
   let armed = null;
   $("btn-new").addEventListener("click", () => {
     const b = $("btn-new");
     if (armed) {
-      clearTimeout(armed); armed = null; b.textContent = "New game";
+      clearTimeout(armed); armed = null; b.textContent = _("New game");
       send({ type: "new_game" });
       return;
     }
-    b.textContent = "Click again for a new game";
-    armed = setTimeout(() => { armed = null; b.textContent = "New game"; }, 4000);
+    b.textContent = _("Click again for a new game");
+    armed = setTimeout(() => { armed = null; b.textContent = _("New game"); }, 4000);
   });
   $("btn-discard").addEventListener("click", () => send({ type: "discard" }));
   $("btn-remove-cut").addEventListener("click", () => {
