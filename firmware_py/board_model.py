@@ -58,7 +58,8 @@ class Tolerances:
     nudge_mm: a landing shifts the stack it lands on by up to this;
     strength: magnets +- this, piece to piece (one batch of N52 discs: 10 %);
     gain: sensors +- this, part to part (15 %), until a piece on that sensor taught its own;
-    gain_drift: a sensor's gain changes by up to this while the board warms up (3 %).
+    gain_drift: a sensor's gain changes by up to this while the board warms up (3 %);
+    magnet_offset_mm: a magnet off the centre of its piece (glued by hand: up to 1 mm).
     """
 
     placement_mm: float = 2.5
@@ -67,6 +68,7 @@ class Tolerances:
     strength: float = 0.10
     gain: float = 0.15
     gain_drift: float = 0.03
+    magnet_offset_mm: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,11 @@ class BoardModel:
             return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
 
         self._low = [low(level) for level in range(3)]
+        # A new piece's magnet may also sit off the centre of the piece (a learned response
+        # includes that): for the weakest a piece not yet learned can read.
+        reach = min(tol.placement_mm + tol.magnet_offset_mm, m.diameter_mm)
+        self._low_magnet = (disc_bz(m, reach, g.sensor_gap_mm, n_phi=48, n_z=4)
+                             / disc_bz(m, 0.0, g.sensor_gap_mm))
         # The steepest change of a piece's field per mm it is pushed sideways (relative to a
         # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
         self._slope = []
@@ -240,10 +247,11 @@ class BoardModel:
 
     def weakest(self, kind: str) -> float:
         """The weakest a bottom `kind` piece can read, relative to a typical bottom White one:
-        a weak magnet on a low-gain sensor, set down as far off-centre as people do."""
+        a weak magnet on a low-gain sensor, off the centre of its piece, set down as far
+        off-centre as people do."""
         tol = self.tol
         return (self.nominal_axial(kind) * (1 - tol.strength) * (1 - tol.gain)
-                * self._low[0])
+                * self._low_magnet)
 
     def reseat_range(self) -> tuple[float, float]:
         """A stack set back on its own space, anywhere people set pieces down: the factor by

@@ -67,6 +67,20 @@ def test_only_a_landing_misfit_beyond_a_careful_boards_widens_the_model():
     assert model.landings.rel() * unit > 3.0 * model.cal.codes_per_mt
 
 
+def test_a_dvonn_piece_whose_magnet_sits_off_centre_in_it_is_not_refused():
+    # Rough seed 8: the second DVONN piece, 2.5 mm off its intersection with its magnet 1 mm
+    # off the centre of the piece, on a sensor 14 % low, read 26.3 mT and was refused.
+    from firmware_py.inference import Inference
+    model = BoardModel(Calibration.nominal())
+    cal = model.cal
+    f3 = INDEX["f3"]
+    values = list(cal.baseline)
+    values[f3] += cal.polarity["D"] * 26.3 * cal.codes_per_mt
+    assert Inference(model).polarity_ok(f3, "D", values, [()] * N_SPACES)
+    values[f3] = cal.baseline[f3] - cal.polarity["D"] * 26.3 * cal.codes_per_mt
+    assert not Inference(model).polarity_ok(f3, "D", values, [()] * N_SPACES)  # upside down
+
+
 # -- questions ---------------------------------------------------------------------------------
 def still(time: float, since: float) -> Snapshot:
     return Snapshot(tuple([2048.0] * N_SPACES), tuple([1.0] * N_SPACES), 20, time, since)
