@@ -8,7 +8,8 @@ flashes lime ("a suggestion"). Nothing is recorded: the player may play it or an
 The hint goes out when the position changes or the button is pressed again; `--hints off`
 (tournaments) refuses every request.
 
-`Hints` quacks like the computer's thinkers for `session.computer_hint` (`update(board)`).
+`Hints` quacks like the computer's thinkers for `computer_hint` (`update(board)`), which picks
+the ply the LEDs show for a position from the computer's thinkers or the hint asked for.
 
 >>> from firmware_py.rules import Board
 >>> hints = Hints(level=1, nodes=200)
@@ -23,8 +24,13 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from .i18n import _
-from .rules import PASS, Board
+from .rules import PASS, Board, Ply
+
+if TYPE_CHECKING:
+    from .state import BoardState
 
 HINT_LEVEL = 3
 
@@ -35,6 +41,22 @@ def to_move(board: Board) -> Board:
         board = board.copy()
         board.push(PASS)
     return board
+
+
+def computer_hint(state: BoardState, thinkers: Sequence) -> Ply | None:
+    """The computer's ply for the controller's position (`thinker.update(board)` of each
+    `ai.Thinker`), in every mode: the controller holds a ply on the computer's turn to it even
+    while it asks or flags a mistake (the LEDs show it only while idle or lifted). A forced
+    pass is recorded with the other side's move, so the hint is that side's ply; a pass itself
+    is never a hint. Also used by `autoplay` (simulated time)."""
+    hint = None
+    board = state.board
+    if board.phase == 2 and board.legal_plies() == [PASS]:
+        board = board.copy()  # the pass is recorded with the other player's move
+        board.push(PASS)
+    for thinker in thinkers:
+        hint = thinker.update(board) or hint
+    return None if hint is not None and hint.is_pass else hint
 
 
 class Hints:
@@ -76,7 +98,7 @@ class Hints:
     def update(self, board: Board):
         """The hinted ply for `board` once the engine has chosen (None: not asked for this
         position, or still thinking). `board` is the position to move in: after a forced
-        pass, with the pass pushed (as `session.computer_hint` passes it)."""
+        pass, with the pass pushed (as `computer_hint` passes it)."""
         if self._for is None:
             return None
         if (board.ply_count, board.key(), board.turn) != self._for:

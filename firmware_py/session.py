@@ -34,59 +34,16 @@ from collections import deque
 from typing import Callable, Sequence
 
 from . import guidance
+from .aids import Aids
 from .errors import FirmwareMismatch, LinkLost, StoreError
 from .i18n import _
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
-from .rules import PASS, Board, Ply
-from .spaces import N_SPACES, SPACES
+from .rebuild import rebuild_lines
+from .rules import Board, Ply
 from .state import BoardState
 from .store import Store
 
 log = logging.getLogger(__name__)
-
-
-
-def describe_stack(stack: tuple[str, ...]) -> str:
-    """A stack in words: 'empty', 'one W', or 'B D W (bottom to top)'."""
-    if not stack:
-        return _("empty")
-    if len(stack) == 1:
-        return _("one {piece}").format(piece=stack[0])
-    return _("{pieces} (bottom to top)").format(pieces=" ".join(stack))
-
-
-def rebuild_lines(before: Board, after: Board) -> list[str]:
-    """What to change on the board to go from position `before` to `after`: one line per space.
-
-    >>> rebuild_lines(Board.from_plies(["e3", "f3"]), Board.from_plies(["e3"]))
-    ['f3: take it off (leave the space empty)']
-    """
-    lines = []
-    for s in range(N_SPACES):
-        old, new = before.stack(s), after.stack(s)
-        if old == new:
-            continue
-        if not new:
-            lines.append(_("{space}: take it off (leave the space empty)").format(space=SPACES[s]))
-        else:
-            lines.append(f"{SPACES[s]}: {describe_stack(new)}")
-    return lines
-
-
-def computer_hint(state: BoardState, thinkers: Sequence) -> Ply | None:
-    """The computer's ply for the controller's position (`thinker.update(board)` of each
-    `ai.Thinker`), in every mode: the controller holds a ply on the computer's turn to it even
-    while it asks or flags a mistake (the LEDs show it only while idle or lifted). A forced
-    pass is recorded with the other side's move, so the hint is that side's ply; a pass itself
-    is never a hint. Also used by `autoplay` (simulated time)."""
-    hint = None
-    board = state.board
-    if board.phase == 2 and board.legal_plies() == [PASS]:
-        board = board.copy()  # the pass is recorded with the other player's move
-        board.push(PASS)
-    for thinker in thinkers:
-        hint = thinker.update(board) or hint
-    return None if hint is not None and hint.is_pass else hint
 
 
 class Session:
@@ -118,17 +75,13 @@ class Session:
                  own_store: bool = True, clock: Callable[[], float] = time.monotonic,
                  computer: Sequence = (), time_control=None, hints: bool = True, voice=None):
         self.source, self.leds, self.buttons, self.store = source, leds, buttons, store
-        self.computer = list(computer)
-        from .hints import Hints
-        self.hints = Hints(enabled=hints, computer={t.colour for t in self.computer})
+        self.aids = Aids(computer, hints, time_control, voice)
         self.make_controller = make_controller
         self.tags = dict(tags or {})
         self.own_store = own_store
         self.clock = clock
-        self.time_control = time_control if time_control is not None and time_control.on else None
         if self.time_control is not None:
             self.tags["TimeControl"] = str(self.time_control)
-        self.clock_watch = None  # the game clock (clock.ClockWatch), per game
         self.link_lost = False
         # While someone far away plays: the far side (remote.game.RemoteGame hosting,
         # remote.client.RemoteClient joined; set by its `attach`). The front ends' undo and
@@ -152,24 +105,26 @@ class Session:
             board = store.board(unfinished.id)
             self.resumed = True
             log.info("resuming game %d at ply %d", self.game_id, board.ply_count)
-            control = self._stored_control(unfinished.tags)
+            control = self.aids.stored_control(unfinished.tags, self.game_id)
             if control is not None:
-                from .clock import ClockWatch, GameClock
-                self.clock_watch = ClockWatch(GameClock.restore(
-                    control, list(board.move_stack), store.ply_times(self.game_id)))
+                self.aids.resume_clock(control, list(board.move_stack),
+                                       store.ply_times(self.game_id))
             elif self.time_control is not None:  # a game without a clock gets one from here
                 store.set_tags(self.game_id, TimeControl=str(self.time_control))
-                self._new_clock()
+                self.aids.new_clock()
         else:
             self.game_id = store.new_game(self.tags)
             board = Board()
-            self._new_clock()
+            self.aids.new_clock()
         self._start_controller(board)
-        self.voice = voice
-        if voice is not None:
-            voice.computer = frozenset(t.colour for t in self.computer)
-            self.subscribe(lambda session: voice.observe(session.state))
-            voice.observe(self.state)  # what is on the board now was said before
+        self.aids.listen(self)
+
+    # The computer, hints, clock and voice live in `self.aids` (aids.py); these read them.
+    computer = property(lambda self: self.aids.computer, doc="the computer's `ai.Thinker`s")
+    hints = property(lambda self: self.aids.hints, doc="the hints asked for (`hints.Hints`)")
+    voice = property(lambda self: self.aids.voice, doc="the `announce.Announcer`, or None")
+    time_control = property(lambda self: self.aids.time_control, doc="None: no game clock")
+    clock_watch = property(lambda self: self.aids.clock_watch, doc="this game's clock, or None")
 
     # -- the front ends' API ----------------------------------------------------------------------
     @property
@@ -279,8 +234,7 @@ class Session:
             self._last_time = frame.time
             self.controller.feed(frame)
             got = True
-        if self.clock_watch is not None:
-            self._tick_clock()
+        self._tick_clock()
         self._after_change()
         return got
 
@@ -358,12 +312,10 @@ class Session:
             log.warning("game %d was taken back elsewhere: %s is not stored", self.game_id, ply)
             self._polled = -float("inf")  # look at the store before the next frame
             self._stale = True  # until then, nothing is written for this game
-        if self.clock_watch is not None:  # (charged even when refused: its takeback refunds)
-            from .clock import let_go
-            spent, left = self.clock_watch.committed(self.controller.state.board, ply,
-                                                     let_go(self.controller, self.now()))
-            if n is not None:
-                self.store.set_ply_time(self.game_id, n, spent, left)
+        # (charged even when refused: its takeback refunds)
+        charged = self.aids.committed(self.controller, ply, self.now())
+        if charged is not None and n is not None:
+            self.store.set_ply_time(self.game_id, n, *charged)
         self._plies.append(ply)
         self.rebuild = []
 
@@ -375,8 +327,7 @@ class Session:
             self._external_undos -= 1
         else:
             self.store.undo_ply(self.game_id)
-        if self.clock_watch is not None:
-            self.clock_watch.taken_back()
+        self.aids.taken_back()
         before = Board.from_plies(self._plies)
         after = before.copy()
         after.pop()
@@ -425,7 +376,8 @@ class Session:
             self._new_game(*action[1:])
         elif action == "new_game":
             self._new_game(self.tags)
-        elif action == "hint" or (action == "confirm" and self._confirm_asks_hint()):
+        elif action == "hint" or (action == "confirm" and self.aids.confirm_asks_hint(
+                self.controller.state, self.link_lost)):
             self.controller.state.message = self.hints.request(self.controller.state.board)
         elif action == "say":
             if self.voice is not None:
@@ -444,7 +396,7 @@ class Session:
         if self.time_control is not None:
             tags = {**tags, "TimeControl": str(self.time_control)}
         self.game_id = self.store.new_game(tags)
-        self._new_clock()
+        self.aids.new_clock()
         self.rebuild = []
         self.resumed = False
         if plies:
@@ -460,57 +412,20 @@ class Session:
         else:
             self._start_controller(Board())
 
-    # -- the game clock (clock.py) ---------------------------------------------------------------
-    def _stored_control(self, tags: dict):
-        """A resumed game's time control: its TimeControl tag (else none)."""
-        from .clock import TimeControl
-        try:
-            control = TimeControl.parse(tags.get("TimeControl", "none"))
-        except ValueError as e:
-            log.warning("game %d: %s; no clock", self.game_id, e)
-            return None
-        return control if control.on else None
-
-    def _new_clock(self) -> None:
-        self.clock_watch = None
-        if self.time_control is not None:
-            from .clock import ClockWatch, GameClock
-            self.clock_watch = ClockWatch(GameClock(self.time_control))
-
+    # -- the game clock's flag (aids.py runs the clock) --------------------------------------
     def _tick_clock(self) -> None:
         """Run or stop the clocks for this state; a flag ends the game and is stored."""
-        from .clock import drive, flag_message, flag_result
-        flagged = drive(self.clock_watch, self.controller, self.now())
+        flagged = self.aids.tick(self.controller, self.now())
         if flagged is not None and not self._finished:
+            from .clock import flag_message, flag_result
             result = flag_result(flagged)
             self.store.set_tags(self.game_id, Result=result, Termination="time forfeit")
             self.store.finish(self.game_id, result)
             self._finished = True
             log.info("game %d: %s", self.game_id, flag_message(flagged))
 
-    def _confirm_asks_hint(self) -> bool:
-        """Confirm while the board waits for a person's move has nothing to confirm: it asks
-        for a hint (with hints off, the line says so)."""
-        state = self.controller.state
-        return state.mode == "idle" and not self.link_lost and not state.board.is_over()
-
-    def _update_hint(self) -> None:
-        """The computer's ply for this position, once it has thought (None meanwhile); on a
-        person's turn the hint they asked for."""
-        state = self.controller.state
-        hint = computer_hint(state, self.computer)
-        if hint is None and self.hints.asked:
-            hint = computer_hint(state, [self.hints])
-            if hint is not None and (state.hint != hint or not state.message):
-                # (said again when the controller's own line for an idle board is empty)
-                state.message = _("hint: {ply} (shown on the LEDs; nothing is recorded)").format(
-                    ply=hint)
-        if state.hint != hint:
-            state.hint = hint
-
     def _after_change(self) -> None:
-        if self.computer or self.hints.asked or self.controller.state.hint is not None:
-            self._update_hint()
+        self.aids.update_hint(self.controller.state)
         state = self.state
         board = state.board
         if self.rebuild and state.mode in ("idle", "over"):

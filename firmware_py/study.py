@@ -24,7 +24,7 @@ from __future__ import annotations
 from .errors import RecordError
 from .i18n import _
 from .rules import Board, Ply
-from .session import rebuild_lines
+from .rebuild import rebuild_lines
 
 
 def position_at(plies: list[Ply], ply: int | None) -> Board:

@@ -34,7 +34,7 @@ from firmware_py import guidance
 from firmware_py.clock import drive
 from firmware_py.controller import Controller
 from firmware_py.rules import BLACK, WHITE, Board, Ply
-from firmware_py.session import computer_hint
+from firmware_py.hints import computer_hint
 
 from .board import SimBoard
 from .params import Params

@@ -94,7 +94,7 @@ class HintAsker:
         """The hinted ply to show (None: none asked for this position, or still thinking)."""
         if not self.hints.asked:
             return None
-        from firmware_py.session import computer_hint
+        from firmware_py.hints import computer_hint
         return computer_hint(state, [self.hints])
 
     def check(self, state, leds, now: float, board) -> None:

@@ -24,13 +24,14 @@ import threading
 import time
 
 from firmware_py.controller import Controller
+from firmware_py.hints import computer_hint
 from firmware_py.remote.client import RemoteClient
 from firmware_py.remote.game import COLOURS, RemoteGame
 from firmware_py.remote.host import RemoteButtons, RemoteHost
 from firmware_py.rules import PLAYER_NAMES
 from firmware_py.script import Script
 from firmware_py.spaces import INDEX
-from firmware_py.session import Session, computer_hint
+from firmware_py.session import Session
 from firmware_py.store import Store
 
 from .compose import simulated_board

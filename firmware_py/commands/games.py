@@ -132,7 +132,7 @@ def _takeback(store: Store, args) -> int:
     from rich.console import Console
 
     from ..render import render
-    from ..session import rebuild_lines
+    from ..rebuild import rebuild_lines
 
     before = store.board(game_id)
     if not before.move_stack:
