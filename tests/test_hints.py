@@ -52,10 +52,9 @@ def session_at(db, **kw):
     return sim, session
 
 
-def test_confirm_while_waiting_for_a_move_shows_the_engine_s_move_and_records_nothing(tmp_path):
-    sim, session = session_at(tmp_path / "g.sqlite3")
-    stored = session.store.plies(session.game_id)
-    sim.press("confirm")
+def shown_hint(session):
+    """Step the session until the engine's move is shown; check it is legal and lit in the
+    suggestion pattern (the computer's destination flash), and return it."""
     for _ in range(20):
         session.step()
         if session.state.hint is not None:
@@ -64,6 +63,14 @@ def test_confirm_while_waiting_for_a_move_shows_the_engine_s_move_and_records_no
     hint = session.state.hint
     assert hint is not None and session.state.board.is_legal(hint)
     assert signals(session.state)[hint.dst] == "computer_to"  # flash: "a suggestion"
+    return hint
+
+
+def test_confirm_while_waiting_for_a_move_shows_the_engine_s_move_and_records_nothing(tmp_path):
+    sim, session = session_at(tmp_path / "g.sqlite3")
+    stored = session.store.plies(session.game_id)
+    sim.press("confirm")
+    hint = shown_hint(session)
     assert session.state.message == f"hint: {hint} (shown on the LEDs; nothing is recorded)"
     run(session, sim, 1.0)
     assert session.store.plies(session.game_id) == stored  # nothing recorded
@@ -103,7 +110,8 @@ def test_a_press_on_the_hint_button_s_pin_shows_the_engine_s_move(tmp_path):
     from dvonn_hw.buttons import GpioButtons
     from dvonn_hw.profile import load_profile
     from tests.test_hw_buttons import press
-    text = (Path(__file__).parent.parent / "hw" / "profiles" / "default.toml").read_text().replace("new_game = 22\n", "new_game = 22\nhint = 24\n", 1)
+    default = Path(__file__).parent.parent / "hw" / "profiles" / "default.toml"
+    text = default.read_text().replace("new_game = 22\n", "new_game = 22\nhint = 24\n", 1)
     path = tmp_path / "hint.toml"
     path.write_text(text)
     profile = load_profile(str(path))
@@ -115,14 +123,7 @@ def test_a_press_on_the_hint_button_s_pin_shows_the_engine_s_move(tmp_path):
         session.buttons = buttons
         stored = session.store.plies(session.game_id)
         press(factory.pin(24))
-        for _ in range(20):
-            session.step()
-            if session.state.hint is not None:
-                break
-            session.hints.wait(5.0)
-        hint = session.state.hint
-        assert hint is not None and session.state.board.is_legal(hint)
-        assert signals(session.state)[hint.dst] == "computer_to"  # the suggestion pattern
+        shown_hint(session)
         run(session, sim, 1.0)
         assert session.store.plies(session.game_id) == stored
         session.close()

@@ -133,51 +133,19 @@ def test_whole_games_board_to_board_survive_cut_connections(tmp_path, seed):
 def test_a_takeback_board_to_board_needs_both_players(tmp_path):
     """Two boards in one process (threads), a few plies, then the joining board's player
     presses undo: only an offer; the host's player presses undo: both boards take it back."""
-    from firmware_py.remote.client import RemoteClient
-    from firmware_py.remote.game import RemoteGame
-    from firmware_py.remote.host import RemoteButtons, RemoteHost
-    from firmware_py.rules import BLACK, WHITE
-    from dvonn_sim.remote_play import Side
+    from .test_remote_ending import two_boards, wait
 
-    game = RemoteGame(BLACK)
-    hosting = Side(WHITE, game.line, tmp_path / "a.sqlite3", seed=4, max_plies=4,
-                   buttons_for=lambda b: RemoteButtons(b, game))
-    game.attach(hosting.session)
-    stop = threading.Event()
-    with RemoteHost(game, port=0) as server:
-        client = RemoteClient(server.link("opponent"))
-        assert client.connect() == BLACK
-        joining = Side(BLACK, client.line, tmp_path / "b.sqlite3", seed=5, max_plies=4,
-                       buttons_for=lambda b: RemoteButtons(b, client))
-        client.attach(joining.session)
-        threads = [threading.Thread(target=lambda s=s: [s.step() for _ in iter(stop.is_set,
-                                                                                True)])
-                   for s in (hosting, joining)]
-        for t in threads:
-            t.start()
-        try:
-            def records():
-                return [[str(p) for p in s.session.store.board(s.session.game_id).move_stack]
-                        for s in (hosting, joining)]
+    with two_boards(tmp_path, plies=4) as (game, client, hosting, joining):
+        def records():
+            return [[str(p) for p in s.session.store.board(s.session.game_id).move_stack]
+                    for s in (hosting, joining)]
 
-            def wait(check, what):
-                end = time.monotonic() + 20
-                while not check():
-                    assert time.monotonic() < end, f"{what}: {records()} {client.errors}"
-                    time.sleep(0.01)
-            wait(lambda: hosting.finished() and len(hosting.players.tokens) == 4
-                 and records()[0] == records()[1] == hosting.players.tokens, "4 plies")
-            played = hosting.players.tokens
-            joining.board.press("undo")  # asks; nothing is taken back yet
-            wait(lambda: game.view("opponent")["offer"] == {"what": "takeback", "by": "black"},
-                 "the offer")
-            assert records() == [played, played]
-            hosting.board.press("undo")  # the host's player accepts
-            wait(lambda: records() == [played[:-1], played[:-1]], "both take it back")
-        finally:
-            stop.set()
-            for t in threads:
-                t.join(5)
-            client.close()
-            hosting.session.close()
-            joining.session.close()
+        played = hosting.players.tokens
+        wait(lambda: records() == [played, played], lambda: f"4 plies: {records()} {client.errors}")
+        joining.board.press("undo")  # asks; nothing is taken back yet
+        wait(lambda: game.view("opponent")["offer"] == {"what": "takeback", "by": "black"},
+             "the offer")
+        assert records() == [played, played]
+        hosting.board.press("undo")  # the host's player accepts
+        wait(lambda: records() == [played[:-1], played[:-1]],
+             lambda: f"both take it back: {records()} {client.errors}")
