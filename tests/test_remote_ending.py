@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import pytest
 
 from firmware_py.remote.client import RemoteClient
+from firmware_py.remote import ending
 from firmware_py.remote.ending import prompt
 from firmware_py.remote.game import RemoteGame
 from firmware_py.remote.host import RemoteButtons, RemoteHost
@@ -20,6 +21,13 @@ from firmware_py.rules import BLACK, WHITE
 from firmware_py.web.session_source import SessionSource
 from firmware_py.web.source import ActionRefused
 from dvonn_sim.remote_play import Side
+
+
+def test_the_menu_s_examples_run():
+    """Among them: say (or hint) while "end the game?" is asked leaves the question open."""
+    import doctest
+    failed, attempted = doctest.testmod(ending)
+    assert attempted > 0 and failed == 0
 
 
 def wait(check, what, timeout=30.0):

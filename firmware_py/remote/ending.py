@@ -22,6 +22,10 @@ and their `local_button` asks `Menu` first, so the board's own buttons do the sa
 (False, ['resign'], 'resign done')
 >>> menu.press("undo", side) is None          # not armed: undo is the board's as before
 True
+>>> _ = menu.press("new_game", side); menu.press("say", side) is None, menu.armed
+(True, True)
+>>> menu.press("undo", side), menu.armed      # say left the question open: undo plays on
+(False, False)
 >>> _ = menu.press("new_game", side); menu.disarm()   # a ply since: the question lapsed
 >>> menu.press("confirm", side) is None, side.said   # confirm is the board's again
 (True, ['resign'])
@@ -51,6 +55,8 @@ class Menu:
 
     def press(self, name: str, side) -> bool | None:
         """False when the press was about ending the game (handled here), None otherwise."""
+        if name not in ("confirm", "new_game", "undo"):
+            return None  # say, hint: the board's, and the question stays open
         if self.armed:
             self.armed = False
             kind = {"confirm": "offer_draw", "new_game": "resign"}.get(name)
