@@ -133,7 +133,7 @@ class Thinker:
         level_seconds(level)  # validates the level
         self.colour, self.level, self.nodes, self.depth = colour, level, nodes, depth
         self.rng = _random.Random(seed)
-        self.searcher = Searcher(self.rng)
+        self.searcher = self._new_searcher()
         self.clock = GameClock(game) if game is not None else None  # game: seconds in all
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -144,6 +144,13 @@ class Thinker:
     @staticmethod
     def _position(board: Board) -> tuple:
         return board.ply_count, board.key()
+
+    def _new_searcher(self):
+        return Searcher(self.rng)
+
+    def _choose(self, board: Board) -> SearchResult:
+        return choose(board, self.level, self.rng, nodes=self.nodes, depth=self.depth,
+                      searcher=self.searcher, clock=self.clock)
 
     def update(self, board: Board) -> Ply | None:
         import threading
@@ -166,8 +173,7 @@ class Thinker:
         return None
 
     def _think(self, board: Board, pos: tuple) -> None:
-        result = choose(board, self.level, self.rng, nodes=self.nodes, depth=self.depth,
-                        searcher=self.searcher, clock=self.clock)
+        result = self._choose(board)
         with self._lock:
             if self._for == pos:
                 self._result = self.last = result

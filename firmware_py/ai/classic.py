@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from ..rules import (BLACK, DEST, MAX_MOBILE_HEIGHT, N_PLACEMENTS, PASS, S2P, WHITE, Board,
                     Ply, surrounded)
 from ..spaces import N_SPACES, NEIGHBOURS, distance
+from . import Thinker as _LiveThinker  # the thread around a search, shared
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
@@ -555,13 +556,9 @@ def choose_ply(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | N
 # Thinking while the board keeps scanning (for `play --ai` / `sim --ai`)
 # --------------------------------------------------------------------------------------------
 
-class Thinker:
-    """The computer's side of a live game: thinks on a thread so the frame loop never waits.
-
-    Call `update(board)` as often as you like (each frame): when it is `colour`'s turn it starts
-    a search on a copy of the board, and returns the chosen ply once ready *for that position*
-    (None meanwhile, when it is not the computer's turn, or when the game is over). A result for
-    a position that has since changed (a takeback, a new game) is dropped.
+class Thinker(_LiveThinker):
+    """The live game's thinker (`firmware_py.ai.Thinker`: on a thread, results only for the
+    position asked) with this engine's search; no clock for the whole game (no `game`).
 
     >>> from firmware_py.rules import BLACK
     >>> thinker = Thinker(BLACK, level=1, seed=1, nodes=200)
@@ -576,53 +573,11 @@ class Thinker:
 
     def __init__(self, colour: int, level: int = DEFAULT_LEVEL, seed: int | None = None, *,
                  nodes: int | None = None, depth: int | None = None):
-        import threading
+        super().__init__(colour, level, seed, nodes=nodes, depth=depth)
 
-        level_seconds(level)  # validates the level
-        self.colour, self.level, self.nodes, self.depth = colour, level, nodes, depth
-        self.rng = _random.Random(seed)
-        self.searcher = Searcher(self.rng)
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        self._for: tuple | None = None      # (ply_count, key) of the position being thought on
-        self._result: SearchResult | None = None
-        self.last: SearchResult | None = None  # the last finished search (value, depth, pv...)
+    def _new_searcher(self):
+        return Searcher(self.rng)
 
-    @staticmethod
-    def _position(board: Board) -> tuple:
-        return board.ply_count, board.key()
-
-    def update(self, board: Board) -> Ply | None:
-        import threading
-
-        if board.turn != self.colour or board.is_over():
-            return None
-        pos = self._position(board)
-        with self._lock:
-            if self._for == pos and self._result is not None:
-                return self._result.ply
-            if self._for == pos:
-                return None  # still thinking
-            if self._thread is not None and self._thread.is_alive():
-                return None  # an outdated search is finishing; start this one next call
-            self._for, self._result = pos, None
-            copy = board.copy()
-            self._thread = threading.Thread(target=self._think, args=(copy, pos), daemon=True,
-                                            name="dvonn-ai")
-            self._thread.start()
-        return None
-
-    def _think(self, board: Board, pos: tuple) -> None:
-        result = choose(board, self.level, self.rng, nodes=self.nodes, depth=self.depth,
-                        searcher=self.searcher)
-        with self._lock:
-            if self._for == pos:
-                self._result = self.last = result
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the current search ends (tests, scripted play); True when it has."""
-        thread = self._thread
-        if thread is None:
-            return True
-        thread.join(timeout)
-        return not thread.is_alive()
+    def _choose(self, board: Board) -> SearchResult:
+        return choose(board, self.level, self.rng, nodes=self.nodes, depth=self.depth,
+                      searcher=self.searcher)
