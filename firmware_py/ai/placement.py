@@ -30,6 +30,7 @@ import random as _random
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..bitboards import bits
 from ..rules import BLACK, BOARD, P2S, S2P, WHITE, Board, Ply
 from ..spaces import N_SPACES, NEIGHBOURS, distance
 from .evaluation import RING
@@ -58,11 +59,8 @@ DEFAULT_PLACEMENT = PlacementWeights()
 def _far(dv: int) -> int:
     """Padded bits of the spaces 4 or more steps from every DVONN piece (bits of dv)."""
     near = 0
-    d = dv
-    while d:
-        low = d & -d
-        d ^= low
-        ring = RING[low.bit_length() - 1]
+    for q in bits(dv):
+        ring = RING[q]
         near |= ring[0] | ring[1] | ring[2] | ring[3]
     return BOARD & ~near
 
@@ -73,13 +71,8 @@ def closeness(dv: int) -> tuple[int, ...]:
     out = [0] * len(RING)
     for p, ring in enumerate(RING):
         if ring:
-            d = dv
-            while d:
-                low = d & -d
-                d ^= low
-                q = low.bit_length() - 1
-                k = distance(P2S[p], P2S[q])
-                out[p] += max(0, 4 - k)
+            for q in bits(dv):
+                out[p] += max(0, 4 - distance(P2S[p], P2S[q]))
     return tuple(out)
 
 
