@@ -223,7 +223,7 @@ class BoardModel:
             reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
             return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
 
-        self._low = [low(level) for level in range(3)]
+        self._low = [low(level) for level in range(LEVELS)]
         # A new piece's magnet may also sit off the centre of the piece (a learned response
         # includes that): for the weakest a piece not yet learned can read.
         reach = min(tol.placement_mm + tol.magnet_offset_mm, m.diameter_mm)
@@ -259,6 +259,25 @@ class BoardModel:
         (off-centre as far as `Tolerances.placement_mm`, against exactly centred)."""
         low = self._low[0]
         return low - 1.0, 1.0 / low - 1.0
+
+    def reseat_bounds(self, space: int, stack) -> tuple[float, float]:
+        """A stack set back on `space` (its own sensor, codes from the baseline): the lowest
+        and highest its pieces can read anywhere people set them down, each piece on its own
+        (a stack set back is misaligned anew). The bottom piece is held against its learned
+        response, itself read wherever that piece sat then; so it may read from `low` to
+        1 / `low` of it. Without a learned response: (0, 0), nothing known."""
+        cal = self.cal
+        resp = cal.response[space]
+        if resp is None or not stack or cal.kind[space] != stack[0]:
+            return 0.0, 0.0
+        low = self._low
+        ends = sorted((resp * low[0], resp / low[0]))
+        lo, hi = ends
+        for level in range(1, min(len(stack), LEVELS)):
+            x = self.piece_own(space, stack[level], level)
+            a, b = sorted((x * low[level], x))
+            lo, hi = lo + a, hi + b
+        return lo, hi
 
     def nudge_span(self, space: int, height: int) -> float:
         """The most (codes) a stack of `height` on `space` can read differently after a

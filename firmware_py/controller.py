@@ -192,7 +192,13 @@ class Controller:
         st = self.state
         if name == "confirm":
             if st.mode == "asking" and self.questions.rivals:
-                self._resolve(self.questions.confirmed(st))
+                self._resolve(self.questions.confirmed(st),
+                              self.questions.confirmed_snapshot(self.settler.snapshot))
+            elif st.mode == "unexplained" and self.mismatch.accept is not None:
+                # "The stacks are right as they stand": take the board as it is.
+                cand = self.mismatch.take(self.settler.snapshot)
+                if cand is not None:
+                    self._take_as_is(cand, self.settler.snapshot)
             elif st.mode == "calibrating" and self.faults.suspects:
                 # "The space is empty": its sensor is faulty; play on without it.
                 self.faults.confirm("reads like a piece on an empty board")
@@ -311,6 +317,7 @@ class Controller:
         for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
                 snap.values):
             ref.reseat(s)
+            self.recorder.touched(st.board, s)
         d = ref.explain(self.inference, st.board, self.pending, snap,
                         amendable=self.recorder.provisional)
         self.last_decision = d
@@ -381,7 +388,11 @@ class Controller:
             before, before_stacks = ref.values, ref.stacks
             changed = self.recorder.apply(st.board, best, asked=False)
             if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                self.recorder.provisional = d.provisional
+                # (or read before any hand could have let go: a stack slid low over a space
+                # may pause there)
+                self.recorder.provisional = d.provisional or (
+                    snap.time - snap.stable_since < self.inference.hold_s
+                    and st.board.move_stack[-1].is_move)
             ref.learn_placements(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache
@@ -419,9 +430,16 @@ class Controller:
             if verdict == "held":
                 self._show_held(d.best)
             elif verdict == "resync":
-                self.pending = {r: d.best.stacks[r] for r in d.best.pending}
-                self.reference.set(snap, d.best.stacks)
-                self._settle_mode()
+                self._take_as_is(d.best, snap)
+            elif verdict == "unclear":
+                self.questions.ask_as_it_stands(
+                    st, d.best, self.reference.misfits(self.inference, d.best, snap)[:3])
+
+    def _take_as_is(self, cand, snap) -> None:
+        """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""
+        self.pending = {r: cand.stacks[r] for r in cand.pending}
+        self.reference.set(snap, cand.stacks)
+        self._settle_mode()
 
     def _resolve(self, cand, snap=None) -> None:
         """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""

@@ -65,6 +65,14 @@ class Recorder:
                 ply=undone, space=SPACES[undone.src])
         return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
 
+    def touched(self, board: Board, space: int) -> None:
+        """The stack on `space` was seen gone from it: unless it is the one the provisional
+        move landed on, the hand has let go of that move's stack (it holds another now), so the
+        landing is final."""
+        last = board.move_stack[-1] if board.move_stack else None
+        if self.provisional and (last is None or not last.is_move or space != last.dst):
+            self.provisional = False
+
     def commit(self, board: Board, plies, asked: bool) -> None:
         for ply in plies:
             if self.on_commit:

@@ -124,7 +124,13 @@ class Reference:
             return
         own = self.values[space] - self.cal.baseline[space]  # signed: a weaker reading of a
         low, high = self.model.reseat_range()
-        span = (own * low, own * high)  # south-up piece moves up
+        span = [own * low, own * high]  # south-up piece moves up
+        # Where it stood may itself have been far off its place (nudged, misaligned): the
+        # pieces set back may read anywhere their learned response and positions allow.
+        xt = self.model.crosstalk_at(space, self.stacks)
+        lo, hi = self.model.reseat_bounds(space, self.stacks[space])
+        if lo or hi:
+            span += [lo - (own - xt), hi - (own - xt)]
         self.inference.loose = {**self.inference.loose, space: (min(span), max(span), 0.0, 0.0)}
 
     def nudged(self, space: int) -> None:
