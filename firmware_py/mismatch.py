@@ -97,8 +97,10 @@ class Mismatch:
                 self.accept = d.best
                 st.message = accept_text(st.error)
             return None
-        if waited >= self.unexplained_s and self.unclear(d):
-            self.clear()  # a question, not a difference to show (asked again on each snapshot)
+        if (waited >= self.unexplained_s or st.mode == "asking") and self.unclear(d):
+            # A question, not a difference to show: kept while the board stands so (the same
+            # question is never asked afresh, `Questions.ask_as_it_stands`).
+            self.clear()
             return "unclear"
         if st.mode == "unexplained" or waited >= self.unexplained_s:
             self.show(st, snap, pending)

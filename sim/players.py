@@ -247,7 +247,7 @@ class Players(PlyMotions):
                 yield self._idle()
             return not left
         quiet = True
-        answers = 0
+        answers = confirms = 0
         self._look_afresh()
         deadline = self.board.now + self.ack_timeout
         while True:
@@ -271,9 +271,9 @@ class Players(PlyMotions):
                 self._look_afresh()
                 deadline = self.board.now + self.ack_timeout
                 continue
-            if self._misread(view) and answers < 3:
+            if self._misread(view) and confirms < 2:
                 quiet = False
-                answers += 1
+                confirms += 1
                 yield from self._confirm_if_right()
                 self._look_afresh()
                 deadline = self.board.now + self.ack_timeout
