@@ -179,6 +179,7 @@ class BoardModel:
         # stack below (the inference's second look, when nothing fits otherwise).
         self.open_positions = False
         self.landings = LandingFit()
+        self._lying: list | None = None  # (low, high) per level: `lying_range`
         self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}
@@ -277,6 +278,27 @@ class BoardModel:
             x = self.piece_own(space, stack[level], level)
             a, b = sorted((x * low[level], x))
             lo, hi = lo + a, hi + b
+        return lo, hi
+
+    def lying_range(self, stack) -> tuple[float, float]:
+        """A stack knocked off its space, lying on the board 8-15 mm away (so 10-17 mm from a
+        neighbour's sensor): the least and most (codes) it adds to that neighbour's reading.
+        Its bottom magnet gives a return field there (against its polarity), the pieces above
+        it a field with it: both are left open, piece by piece."""
+        if self._lying is None:
+            g = self.geo
+            ref = disc_bz(g.magnets["W"], 0.0, g.sensor_gap_mm)
+            self._lying = []
+            for level in range(LEVELS):
+                h = g.sensor_gap_mm + g.piece_pitch_mm * level
+                vals = [disc_bz(g.magnets["W"], rho, h, n_phi=48, n_z=4) / ref
+                        for rho in (10.0, 11.0, 12.0, 13.5, 15.0, 17.0)]
+                self._lying.append((min(vals), max(vals)))
+        unit = self.cal.typical_unit()
+        lo = hi = 0.0
+        for level, kind in enumerate(stack[:LEVELS]):
+            a, b = (self.cal.polarity[kind] * unit * x for x in self._lying[level])
+            lo, hi = lo + min(a, b), hi + max(a, b)
         return lo, hi
 
     def nudge_span(self, space: int, height: int) -> float:

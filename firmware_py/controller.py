@@ -317,7 +317,7 @@ class Controller:
         for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
                 snap.values):
             ref.reseat(s)
-            self.recorder.touched(st.board, s)
+            self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
         d = ref.explain(self.inference, st.board, self.pending, snap,
                         amendable=self.recorder.provisional)
         self.last_decision = d

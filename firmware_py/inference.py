@@ -36,6 +36,10 @@ from .rules import N_PLACEMENTS, PASS, Board, Ply
 from .spaces import N_SPACES, NEIGHBOURS
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
+STANDING_MT = 6.0
+"""A space whose stack stood in the reference still holds one down to this: nudged far off its
+place under pieces of the other polarity, a stack reads as little as 13 mT on a rough board,
+while one lifted or knocked aside leaves 2 mT at most (cross-talk, its return field)."""
 HOVER_MM = (1.0, 2.0, 3.0, 4.0)
 """Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
 KNOCKED_RETURN = 0.03
@@ -141,15 +145,21 @@ class Inference:
         # open, `second_look`). Set by the caller until the board has been still long enough
         # for no hand to be hovering.
         self.loose: dict[int, tuple[float, float, float, float]] = {}
+        # The spaces with a stack in the reference (set by it): see `STANDING_MT`.
+        self.standing: frozenset = frozenset()
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
         """The spaces whose (reliable) sensors read a stack."""
         cal = self.model.cal
-        limit = OCCUPIED_MT * cal.codes_per_mt
         bad = self.unreliable  # a faulty sensor's space is never seen occupied
         return frozenset(s for s in range(N_SPACES)
-                         if s not in bad and abs(values[s] - cal.baseline[s]) > limit)
+                         if s not in bad and abs(values[s] - cal.baseline[s]) > self.limit(s))
+
+    def limit(self, space: int) -> float:
+        """How far (codes) from its baseline a reading on `space` is a stack."""
+        mt = STANDING_MT if space in self.standing else OCCUPIED_MT
+        return mt * self.model.cal.codes_per_mt
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and
@@ -473,13 +483,17 @@ class Inference:
         out = []
         cal = self.model.cal
         for c in cands:
-            if (c.chi2 > limit and c.plies) or c.kind != "lifted" or c.hover is not None:
-                continue  # (one knocked from the recorded position is always tried)
+            if ((c.chi2 > limit and any(not p.is_pass for p in c.plies))
+                    or c.kind != "lifted" or c.hover is not None):
+                continue  # (one knocked from the recorded position, or after a forced pass
+                # only, is always tried)
             stack = c.board.stack(c.src) if not c.amends else None
             if not stack:
                 continue
             pull = -cal.polarity[stack[0]] * KNOCKED_RETURN * cal.typical_unit()
-            free = {n: (min(pull, 0.0), max(pull, 0.0)) for n in NEIGHBOURS[c.src]}
+            lo, hi = self.model.lying_range(stack)
+            lo, hi = min(lo, pull, 0.0), max(hi, pull, 0.0)
+            free = {n: (lo, hi) for n in NEIGHBOURS[c.src]}
             out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
                                  amends=c.amends, free=free))
         return out

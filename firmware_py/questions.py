@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .faults import names
 from .i18n import _
-from .inference import OCCUPIED_MT, Decision
+from .inference import Decision
 from .spaces import N_SPACES, SPACES
 
 HELD_KINDS = ("lifted", "relift")
@@ -226,10 +226,9 @@ class Questions:
 
     def watch(self, st, raw) -> None:
         """Per frame while asking: see an asked stack lifted and set back, however quickly."""
-        cal = self.cal
-        limit = OCCUPIED_MT * cal.codes_per_mt
+        cal, limit = self.cal, self.inference.limit
         self._note_lifts(st, lambda a: a not in self.faults
-                         and abs(raw[a] - cal.baseline[a]) >= limit)
+                         and abs(raw[a] - cal.baseline[a]) >= limit(a))
 
     def _note_lifts(self, st, occupied) -> None:
         for a in st.ask:

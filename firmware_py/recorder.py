@@ -45,6 +45,16 @@ class Recorder:
         # its destination: until the board has been still for `ask_after_s`, lifting it off
         # again and setting it down elsewhere changes it (a hand that had only paused there).
         self.provisional = False
+        self.carried = False  # the provisional move's stack was shown back in the hand
+
+    @property
+    def provisional(self) -> bool:
+        return self._provisional
+
+    @provisional.setter
+    def provisional(self, value: bool) -> None:
+        self._provisional = value
+        self.carried = False
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
@@ -65,12 +75,17 @@ class Recorder:
                 ply=undone, space=SPACES[undone.src])
         return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
 
-    def touched(self, board: Board, space: int) -> None:
+    def touched(self, board: Board, space: int, held: int | None = None) -> None:
         """The stack on `space` was seen gone from it: unless it is the one the provisional
-        move landed on, the hand has let go of that move's stack (it holds another now), so the
-        landing is final."""
+        move landed on, or that move's stack is shown back in the hand (`held`: the source
+        shown lifted; it is being carried on elsewhere), the hand has let go of it (it holds
+        another now), so the landing is final."""
         last = board.move_stack[-1] if board.move_stack else None
-        if self.provisional and (last is None or not last.is_move or space != last.dst):
+        if not self.provisional or last is None or not last.is_move:
+            self.provisional = False
+        elif held == last.src:
+            self.carried = True  # seen carried on: open until it is set down again
+        elif space != last.dst and not self.carried:
             self.provisional = False
 
     def commit(self, board: Board, plies, asked: bool) -> None:

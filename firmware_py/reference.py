@@ -55,6 +55,7 @@ class Reference:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
+        self.inference.standing = frozenset()
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -73,6 +74,7 @@ class Reference:
         self.values = snap.values
         self.frames = snap.frames
         self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
+        self.inference.standing = frozenset(s for s in range(N_SPACES) if stacks[s])
         self.time = snap.time
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]
