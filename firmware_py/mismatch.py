@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from .faults import names
 from .i18n import _
-from .inference import Candidate, Decision
+from .candidates import Candidate, Decision
 from .rules import BLACK, WHITE, Board
 from .spaces import N_SPACES, NEIGHBOURS, SPACES
 

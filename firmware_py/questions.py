@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .faults import names
 from .i18n import _
-from .inference import Decision
+from .candidates import Decision
 from .spaces import N_SPACES, SPACES
 
 HELD_KINDS = ("lifted", "relift")
