@@ -65,7 +65,7 @@ class Session:
         as the hint (`state.hint`) for the players to carry out on the board.
     hints: whether a player may ask for the engine's move (`hint()`, confirm while the board
         waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
-    time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
+    time_control: a `time_control.TimeControl` for the game clock (None or 'none': no clock). The
         clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
     voice: an `announce.Announcer` that says what happens (None: silent); the `say` button
         (or `say()`) has it say the situation. Closed with the session.
