@@ -36,7 +36,8 @@ Collaborators, one job each:
 - `recorder.Recorder`    commits to the store first, the provisional landing and its amendment;
 - `mismatch.Mismatch`    errors, the unexplained board, rebuilding after a takeback, resync;
 - `script.Script`        on the computer's turns, only the ply it shows;
-- `reference.Reference`  the last explained snapshot, and what it teaches the calibration.
+- `reference.Reference`  the last explained snapshot, and what it teaches the calibration;
+- `startup.start`        the first settled board: the empty board read, a resumed game checked.
 
 What a settled board means:
 
@@ -66,13 +67,14 @@ from .calibration import Calibration
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
 from .inference import Decision, Inference
-from .mismatch import Mismatch, difference_text
+from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
 from .reference import Reference
 from .rules import Board
 from .script import Script
 from .settle import Settler, mean_noise, tolerance_for
+from .startup import start
 from .spaces import N_SPACES, SPACES
 from .state import BoardState
 
@@ -327,32 +329,10 @@ class Controller:
                          if d.kind in ("match", "commit") and st.mode in SETTLED_MODES else None)
 
     def _start(self, snap) -> None:
-        """The first settled snapshot: calibrate on an empty board, or check a restored game."""
-        st = self.state
-        faults = self.faults
-        if faults.check(snap):
-            st.message = faults.note()
-        occ = self.inference.occupancy(snap.values)
-        if st.board.ply_count == 0:
-            if occ:  # pieces on the board at the start: clear them (or confirm a bad sensor)
-                faults.ask_clear(st, sorted(occ), snap, self.mismatch.unexplained_s)
-                return
-            faults.suspects, faults.suspect_since = [], None
-            self.reference.start_empty(snap)
+        """The first settled snapshot (`startup.start`): idle once the board is as the game says."""
+        if start(self.state, snap, self.faults, self.inference, self.reference,
+                 self.mismatch.unexplained_s):
             self._settle_mode()
-            return
-        stacks = st.board.stacks()
-        expected = {s for s in range(N_SPACES) if stacks[s] and s not in faults}
-        wrong_sign = self.reference.wrong_polarity(snap.values, stacks, expected & occ)
-        if occ != expected or wrong_sign:
-            st.mode = "unexplained"
-            st.missing = sorted(expected - occ)
-            st.extra = sorted((occ - expected) | set(wrong_sign))
-            st.message = _("set up the game as recorded: {difference}").format(
-                difference=difference_text(st))
-            return
-        self.reference.resume(snap, stacks, expected)
-        self._settle_mode()
 
     def _act(self, d: Decision, snap) -> None:
         st = self.state

@@ -80,7 +80,7 @@ class StoredGame:
         self._external_undos = 0  # plies the store no longer holds, still to take back here
         self.stale = False  # a ply was refused: the game was taken back elsewhere
 
-    # -- plies: the controller's hooks --------------------------------------------------------------
+    # -- plies: the controller's hooks ----------------------------------------------------------
     def commit(self, ply: Ply) -> int | None:
         """Put `ply` on disk; its number in the store (None: refused, see the module docstring)."""
         n = None
