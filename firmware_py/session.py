@@ -7,9 +7,10 @@ the session resumes the latest unfinished game of its store: the controller is b
 restored board and guides the players back if the pieces no longer match. A lost scanner link
 pauses play and shows `link_lost` until frames come back; nothing recorded is lost.
 
-Two collaborators keep the loop short: `session.stored` (`stored_game.StoredGame`) is the game
-in the store (plies on disk first, takebacks made elsewhere, the game's end), `session.aids`
-(`aids.Aids`) the clock, the hint and the voice.
+Collaborators keep the loop short: `session.stored` (`stored_game.StoredGame`) is the game in
+the store (plies on disk first, takebacks made elsewhere, the game's end), `session.link`
+(`link_watch.LinkWatch`) the scanner link, `session.aids` (`aids.Aids`) the clock, the hint
+and the voice.
 
 Other front ends (the terminal, the web view) use a small API that is safe from any thread:
 
@@ -30,7 +31,6 @@ with `run(stop_event)`; set the event, join the thread, and the session is close
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
@@ -39,9 +39,9 @@ from typing import Callable, Sequence
 
 from . import guidance
 from .aids import Aids
-from .errors import FirmwareMismatch, LinkLost
-from .i18n import _
+from .errors import LinkLost
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
+from .link_watch import LinkWatch
 from .rebuild import rebuild_lines
 from .rules import Board, Ply
 from .state import BoardState
@@ -86,20 +86,17 @@ class Session:
         self.clock = clock
         if self.time_control is not None:
             self.tags["TimeControl"] = str(self.time_control)
-        self.link_lost = False
+        self.link = LinkWatch(clock)  # the scanner link: lost, why, back; the LEDs' clock
         # While someone far away plays: the far side (remote.game.RemoteGame hosting,
         # remote.client.RemoteClient joined; set by its `attach`). The front ends' undo and
         # confirm go through its `local_button` first, as the board's own buttons do (`press`).
         self.far_away = None
-        self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
         self._actions: deque[str | tuple] = deque()
         self._lock = threading.Lock()
         self._subscribers: list[Callable[["Session"], None]] = []
         self._snapshot = None
-        self._last_time = 0.0  # frame clock of the last frame
-        self._lost_at = 0.0    # our clock when the link was lost
         self._closed = False
         # The store's side of the game (plies on disk first, outside takebacks, its end).
         self.stored, unfinished = StoredGame.resume_or_start(store, self.tags, resume, clock)
@@ -121,6 +118,8 @@ class Session:
     voice = property(lambda self: self.aids.voice, doc="the `announce.Announcer`, or None")
     time_control = property(lambda self: self.aids.time_control, doc="None: no game clock")
     clock_watch = property(lambda self: self.aids.clock_watch, doc="this game's clock, or None")
+    link_lost = property(lambda self: self.link.is_lost, doc="whether the scanner link is down")
+    link_why = property(lambda self: self.link.why, doc="what to do about a lost link, if anything")
     # The game in the store lives in `self.stored` (stored_game.py).
     game_id = property(lambda self: self.stored.game_id, doc="the current game's id in the store")
     POLL_SECONDS = property(lambda self: self.stored.POLL_SECONDS,
@@ -130,13 +129,7 @@ class Session:
     @property
     def state(self) -> BoardState:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
-        state = self.controller.state
-        if self.link_lost:
-            message = _("scanner link lost: play paused")
-            if self.link_why:  # the firmware's own words (for whoever updates it)
-                message += f"; {self.link_why}"
-            return dataclasses.replace(state, mode="link_lost", message=message)
-        return state
+        return self.link.show(self.controller.state)
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
         """Call `callback(session)` after every change of state; returns the unsubscribe function."""
@@ -212,24 +205,14 @@ class Session:
         try:
             frame = self.source.read_frame(timeout)
         except LinkLost as e:
-            # the scanner's own fault (another firmware version) is shown: the player must act
-            self.link_why = str(e) if isinstance(e, FirmwareMismatch) else ""
-            if not self.link_lost:
-                log.warning("scanner link lost: %s", e)
-                self.link_lost = True
-                self._lost_at = self.clock()
-                if hasattr(self.controller, "link_lost"):  # decide nothing until frames return
-                    self.controller.link_lost()
+            if self.link.lost(e) and hasattr(self.controller, "link_lost"):
+                self.controller.link_lost()  # decide nothing until frames return
             frame = None
             # The source raises at once while its reconnect back-off runs: don't spin on it.
             time.sleep(self.LINK_RETRY_S if timeout is None else min(timeout, self.LINK_RETRY_S))
         if frame is not None:
-            if self.link_lost:
-                log.info("scanner link back")
-                self.link_lost = False
-                if hasattr(self.controller, "link_restored"):
-                    self.controller.link_restored()
-            self._last_time = frame.time
+            if self.link.frame(frame.time) and hasattr(self.controller, "link_restored"):
+                self.controller.link_restored()
             self.controller.feed(frame)
             got = True
         self._tick_clock()
@@ -250,9 +233,7 @@ class Session:
 
     def now(self) -> float:
         """The clock the LEDs blink by: the frame clock, running on by ours while no frames come."""
-        if self.link_lost:
-            return self._last_time + (self.clock() - self._lost_at)
-        return self._last_time
+        return self.link.now()
 
     def close(self) -> None:
         """LEDs off, ports closed, database closed (idempotent)."""
