@@ -105,7 +105,7 @@ class Session:
         control = self.aids.stored_control(unfinished.tags, self.game_id) if self.resumed else None
         if control is not None:
             self.aids.resume_clock(control, list(board.move_stack), store.ply_times(self.game_id))
-        else:  # a resumed game without a clock gets one from here
+        else:  # a new game's clock; a resumed game without one gets one from here
             if self.resumed and self.time_control is not None:
                 store.set_tags(self.game_id, TimeControl=str(self.time_control))
             self.aids.new_clock()
