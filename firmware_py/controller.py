@@ -37,7 +37,8 @@ Collaborators, one job each:
 - `mismatch.Mismatch`    errors, the unexplained board, rebuilding after a takeback, resync;
 - `script.Script`        on the computer's turns, only the ply it shows;
 - `reference.Reference`  the last explained snapshot, and what it teaches the calibration;
-- `startup.start`        the first settled board: the empty board read, a resumed game checked.
+- `startup.start`        the first settled board: the empty board read, a resumed game checked;
+- `decisions.Decisions`  what each kind of decision (and the player's answer) does (a mixin).
 
 What a settled board means:
 
@@ -64,6 +65,7 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
+from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
 from .inference import Decision, Inference
@@ -74,15 +76,16 @@ from .reference import Reference
 from .rules import Board
 from .script import Script
 from .settle import Settler, mean_noise, tolerance_for
+from .spaces import N_SPACES
 from .startup import start
-from .spaces import N_SPACES, SPACES
 from .state import BoardState
 
 SETTLED_MODES = ("idle", "removing", "over")
 
 
-class Controller:
-    """Turns frames into a recorded game (see the module docstring).
+class Controller(Decisions):
+    """Turns frames into a recorded game (see the module docstring); what it does with each
+    decision about a settled board is in `decisions.Decisions`.
 
     board: a restored game to continue (default: a new game from the empty board).
     calibration: a saved `Calibration` (default: nominal figures; the empty board and the
@@ -334,117 +337,8 @@ class Controller:
                  self.mismatch.unexplained_s):
             self._settle_mode()
 
-    def _act(self, d: Decision, snap) -> None:
-        st = self.state
-        kind = d.kind
-        self.faults.suspects = []  # offered again below while the board still disagrees there
-        if kind != "ambiguous":
-            self.questions.unsure_since = None
-        if (kind == "commit" and st.mode == "asking" and self.questions.rivals
-                and self.questions.whether
-                and d.best.key in {c.key for c in self.questions.rivals}):
-            # Asked whether it landed at all: readings that merely firm up while the board
-            # stays as it is are no answer (a stack knocked beside a space reads more like a
-            # landing the longer it is averaged); the player's answer, or a change, decides.
-            return
-        if kind in ("match", "commit"):
-            best = d.best
-            blind = self.faults.blind(best.plies)
-            if blind:  # its evidence rests on a sensor not trusted: the player says
-                self.questions.ask_blind(st, best, blind)
-                return
-            off = self.script.off_script(st.board, st.hint, best)
-            if off is not None:
-                self._flag_off_script(off)
-                return
-            ref = self.reference
-            before, before_stacks = ref.values, ref.stacks
-            changed = self.recorder.apply(st.board, best, asked=False)
-            if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                self.recorder.provisional = d.provisional
-            ref.learn_placements(best, before, before_stacks, snap)
-            self.pending = {r: best.stacks[r] for r in best.pending}
-            same = best.stacks == ref.stacks  # then keep the object: its model cache
-            ref.set(snap, ref.stacks if same else best.stacks)
-            self._settle_mode()
-            if changed:
-                st.message = changed
-        elif kind == "lifted":
-            # A stack in the hand: shown, but nothing recorded while it is there (its field
-            # over the board is not modelled; a ply before it is recorded once it is set down).
-            self.mismatch.clear()
-            best = d.best
-            if (not best.plies and not best.amends
-                    and best.src != self.script.expected_src(st.board, st.hint, best.src)):
-                self._flag_off_script(None, lifted=best.src)
-                return
-            self._show_held(best)
-        elif kind == "relift":
-            self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
-        elif kind in ("badlift", "illegal"):
-            if kind == "illegal":  # the stack it was set on may have been pushed aside
-                self.reference.nudged(d.best.dst)
-            self.mismatch.illegal(st, d.best)
-        elif kind == "ambiguous":
-            stands = self.questions.stands(d, snap)
-            if stands is not None:  # the recorded landing, after a still while: it landed
-                self.recorder.provisional = False
-                self._act(Decision("match", stands, [stands], d.candidates), snap)
-                return
-            held = self.questions.ambiguous(st, d, snap)
-            if held is not None:
-                self._show_held(held)
-        else:
-            verdict = self.mismatch.unexplained(st, d, snap, self.pending)
-            if verdict == "held":
-                self._show_held(d.best)
-            elif verdict == "resync":
-                self.pending = {r: d.best.stacks[r] for r in d.best.pending}
-                self.reference.set(snap, d.best.stacks)
-                self._settle_mode()
-
-    def _resolve(self, cand, snap=None) -> None:
-        """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""
-        self.questions.clear()
-        self.recorder.provisional = False
-        self.stats["asked"] += 1
-        st = self.state
-        if cand.kind == "illegal":
-            st.clear_marks()
-            st.mode = "error"
-            st.error = [cand.dst]
-            st.message = _("{space}: not a legal destination").format(space=SPACES[cand.dst])
-            return
-        off = self.script.off_script(st.board, st.hint, cand)
-        if off is not None:
-            self._flag_off_script(off)
-            return
-        changed = self.recorder.apply(st.board, cand, asked=True)
-        self.pending = {r: cand.stacks[r] for r in cand.pending}
-        if snap is not None:
-            self.reference.set(snap, cand.stacks)
-        else:
-            self.reference.rebase(cand.stacks)
-        self._settle_mode()
-        if changed:
-            st.message = changed
-
-    def _flag_off_script(self, ply, lifted: int | None = None) -> None:
-        self.mismatch.clear()
-        self.script.flag(self.state, ply, lifted)
-        self.stats["errors"] += 1
-
     # -- what the state shows ----------------------------------------------------------------
     def _settle_mode(self) -> None:
         self.mismatch.clear()
         self.questions.clear()
         self.state.show_settled(self.pending, self.faults.note())
-
-    def _show_held(self, cand) -> None:
-        """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
-        self._show_lifted(cand.src, cand.board,
-                          remove=sorted(cand.pending) if cand.amends else None)
-
-    def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
-        self.mismatch.since = None
-        self.state.show_lifted(src, board, sorted(self.pending) if remove is None else remove)
