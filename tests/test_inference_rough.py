@@ -247,3 +247,13 @@ def test_a_knocked_stacks_upper_pieces_may_read_like_a_landing_on_a_neighbour():
     assert lo <= hi < 0.0  # a lone piece: its return field only
     lo, hi = model.lying_range(("D", "W", "W", "B", "W", "W"))
     assert hi > 0.02 * model.cal.typical_unit()  # the pieces above it: with its polarity
+
+
+def test_confirm_takes_stacks_that_read_differently_as_they_stand_without_a_faulty_sensor():
+    # Rough seed 8, ply 10: a knocked f3 set back read differently; the player confirmed it
+    # right as it stands (before: the only way on marked its healthy sensor faulty).
+    seen = []
+    r = play_game(seed=8, preset="rough", mistakes=0.3, max_plies=12,
+                  trace=lambda c, b: seen.append(c) if not seen else None)
+    assert r.wrong == 0 and r.match and not r.stalled
+    assert not seen[0].faulty
