@@ -194,6 +194,8 @@ def test_a_stack_set_back_may_read_stronger_than_where_it_stood():
     (8, 12, 56),  # a stack slid low over i4 paused there: i2i4 recorded for i2g2
     (4, 12, None),  # a wrong lift amended g3h4 to g3g2 on the next snapshot
     (6, 10, None),  # four wrong plies once the stalls before them were resolved
+    (13, 10, 73),  # c1c2 for c1b1: a slide paused over c2, and a wrong lift far away
+                   # ended the move's amendment
     (6, 12, None),  # e3e2 for e3d3: a slide paused over e2, then a wrong lift ended the
                     # move's amendment though the board had shown its stack back in the hand;
                     # and a stack knocked after a forced pass was read as c4d4
@@ -209,14 +211,19 @@ def test_a_provisional_move_ends_when_another_stack_is_lifted_unless_it_was_carr
     board = Board()
     while board.phase == 1:
         board.push(board.legal_plies()[0])
+    from firmware_py.calibration import NEAR
     move = board.legal_plies()[0]
+    dests = board.destinations(move.src)
     board.push(move)
-    other = next(s for s in range(N_SPACES) if board.height(s) and s != move.dst)
+    near = {d for d in dests} | set().union(*(NEAR[d] for d in dests))
+    other = next(s for s in near if board.height(s) and s != move.dst)
+    far = next(s for s in range(N_SPACES) if board.height(s) and s not in near)
     r = Recorder()
     r.provisional = True
     r.touched(board, move.dst)  # its own stack lifted off again: still open
+    r.touched(board, far)  # a stack lifted far from where it could go: it reads nothing there
     assert r.provisional
-    r.touched(board, other)  # another stack: the hand let go of the moved one
+    r.touched(board, other)  # near: set back, it would read like a landing there
     assert not r.provisional
     r.provisional = True
     r.touched(board, move.dst, held=move.src)  # shown back in the hand: carried on
