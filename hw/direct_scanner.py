@@ -4,7 +4,17 @@ multiplexers into an MCP3008/MCP3208 ADC on SPI, with gpiozero.
 The four multiplexers share their select lines S0..S3; mux k's common output feeds ADC channel
 ``mux_channels[k]``. A scan walks the 16 mux inputs in Gray-code order (one select line changes
 per step), waits for the mux to settle, then reads every multiplexer at that input, each reading
-the sum of ``oversample`` ADC samples divided down (rounded). Readings are raw ADC codes.
+the mean of ``oversample`` ADC samples in raw ADC codes, kept with its fraction of a code: each
+sample's own noise (about half a code on an MCP3008) dithers the ADC, so the mean of N samples
+resolves steps of 1/N code (`reading_step`) that rounding it would throw away.
+
+The frame budget (the profile's `[sensor] oversample`): gpiozero runs hardware SPI at 500 kHz;
+this scanner sets `SPI_HZ` instead, within both chips' datasheet limit at 2.7 V and so at 3.3 V.
+One gpiozero read is 3 bytes (24 clocks: 24 us at 1 MHz) plus roughly 10-15 us of Python and
+spidev on a Pi 4, about 36 us a sample: 49 sensors x N samples x 36 us + 16 mux settles x 20 us
+is 7.4 ms of a 10 ms frame (100 Hz) at N = 4, 14.4 ms at N = 8. So the `direct` profile reads
+4 samples per reading at 100 frames a second (the MCP3008 could convert faster, 75-200 ksps:
+the Pi's per-read cost is the limit).
 
 >>> scanner = DirectScanner.from_profile(load_profile("direct"))    # doctest: +SKIP
 >>> frame = scanner.read_frame()                                     # doctest: +SKIP
@@ -27,6 +37,9 @@ MUX_INPUTS = 16
 # Inputs 0..15 in Gray-code order: consecutive entries differ in exactly one select line.
 GRAY_ORDER = tuple(i ^ (i >> 1) for i in range(MUX_INPUTS))
 ADC_CLASSES = {"MCP3008": "MCP3008", "MCP3208": "MCP3208"}
+SPI_HZ = 1_000_000
+"""The SPI clock: the MCP3208's limit at 2.7 V (the MCP3008's is 1.35 MHz), both supplied at
+3.3 V here; gpiozero's own 500 kHz would double the time of every sample."""
 
 
 class DirectScanner:
@@ -48,6 +61,8 @@ class DirectScanner:
             raise ValueError(f"unknown ADC {adc_type!r} (MCP3008 or MCP3208)")
         self.adc_type = adc_type
         self.adc_max = 1023 if adc_type == "MCP3008" else 4095
+        if not 1 <= oversample <= 64:
+            raise ValueError(f"oversample: {oversample} is outside 1..64 samples")
         self.oversample = oversample
         self.settle_s = settle_us / 1e6
         self.period = 1.0 / rate_hz
@@ -80,7 +95,7 @@ class DirectScanner:
     def _open(self, select_pins, mux_channels, spi_port, spi_device, vref, pin_factory,
               readers, allow_software_spi):
         import gpiozero
-        from gpiozero.exc import BadPinFactory, GPIOZeroError
+        from gpiozero.exc import BadPinFactory, GPIOZeroError, SPIFixedRate
 
         try:
             self._select = [gpiozero.DigitalOutputDevice(pin, pin_factory=pin_factory)
@@ -98,6 +113,11 @@ class DirectScanner:
                     raise HardwareUnavailable(
                         "gpiozero fell back to slow software SPI: "
                         + (spi_problem(spi_port, spi_device) or "hardware SPI did not start"))
+                for adc in adcs:
+                    try:
+                        adc._spi.rate = SPI_HZ
+                    except SPIFixedRate:
+                        pass  # bit-banged SPI (a mock's) has no clock to set
                 # gpiozero's MCP3xxx._read: the raw code without scaling to 0..1
                 readers = [adc._read for adc in adcs]
         except BadPinFactory as exc:
@@ -125,11 +145,15 @@ class DirectScanner:
                 line.value = level
                 state[bit] = level
 
-    def scan(self) -> list[int]:
-        """One pass over every sensor: 49 averaged raw codes in space order."""
-        raw = [0] * N_SPACES
+    @property
+    def reading_step(self) -> float:
+        """The finest step of a reading, in codes: 1/N for the mean of N samples."""
+        return 1.0 / self.oversample
+
+    def scan(self) -> list[float]:
+        """One pass over every sensor: 49 mean raw codes (with their fractions) in space order."""
+        raw = [0.0] * N_SPACES
         n = self.oversample
-        half = n // 2
         readers, settle, sleep = self._readers, self.settle_s, self._sleep
         samples = range(n)
         for mux_input, reads in self._plan:
@@ -141,7 +165,7 @@ class DirectScanner:
                 total = 0
                 for _ in samples:
                     total += read()
-                raw[space] = (total + half) // n
+                raw[space] = total / n
         return raw
 
     def read_frame(self, timeout: float | None = None) -> SensorFrame | None:

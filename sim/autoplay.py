@@ -200,7 +200,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         from firmware_py.study import RecordPlayer
         thinkers = [RecordPlayer(COLOURS[c], [Ply.parse(str(p)) for p in replay]) for c in ai]
     controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
-                            reading_step=board.params.reading_step,
+                            reading_step=board.reading_step,
                             **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
     if voice is not None:
