@@ -52,7 +52,7 @@ class DirectScanner:
 
     def __init__(self, channels: tuple[int, ...], *, select_pins=(5, 6, 13, 19),
                  mux_channels=(0, 1, 2, 3), adc_type: str = "MCP3208", spi_port: int = 0,
-                 spi_device: int = 0, vref: float = 3.3, oversample: int = 8,
+                 spi_device: int = 0, vref: float = 3.3, oversample: int = 4,
                  settle_us: int = 20, rate_hz: int = 100, pin_factory=None, readers=None,
                  allow_software_spi: bool = False, clock=time.monotonic, sleep=time.sleep):
         if len(channels) != N_SPACES:
@@ -220,7 +220,7 @@ def spi_problem(port: int = 0, device: int = 0, dev_dir: Path = Path("/dev")) ->
     return "; and ".join(problems) or None
 
 
-def benchmark(frames: int = 300, oversample: int = 8) -> dict:
+def benchmark(frames: int = 300, oversample: int = 4) -> dict:
     """Microseconds per frame spent in our own code, the SPI transfers left out.
 
     'scan_us': the scan loop with instant ADC reads and mux select lines on MockFactory pins
@@ -258,7 +258,8 @@ def main() -> None:  # python -m dvonn_hw.direct_scanner
 
     parser = argparse.ArgumentParser(description=benchmark.__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--oversample", type=int, default=8)
+    parser.add_argument("--oversample", type=int, default=4,
+                        help="samples per reading (default 4, the direct profiles)")
     args = parser.parse_args()
     r = benchmark(args.frames, args.oversample)
     print(f"direct scanner, our code per frame ({r['reads_per_frame']} ADC reads stubbed, "
