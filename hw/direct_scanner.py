@@ -20,7 +20,8 @@ the Pi's per-read cost is the limit).
 >>> frame = scanner.read_frame()                                     # doctest: +SKIP
 
 ``python -m dvonn_hw.direct_scanner`` prints what our own code costs per frame (everything but the
-SPI transfers), measured on gpiozero's MockFactory pins.
+SPI transfers), measured on gpiozero's MockFactory pins; on the Pi, ``--profile direct`` times
+whole frames with the ADC (the figures below are estimates until measured so).
 """
 
 from __future__ import annotations
@@ -253,21 +254,64 @@ def benchmark(frames: int = 300, oversample: int = 4) -> dict:
     return results
 
 
-def main() -> None:  # python -m dvonn_hw.direct_scanner
+def frame_time(scanner: DirectScanner, frames: int = 100) -> dict:
+    """What a whole scan costs with the ADC behind it, SPI transfers included (on the Pi):
+    'scan_us' a frame (best of 3 runs of `frames`), 'sample_us' one ADC sample (the mux settles
+    taken off), and 'share' of the frame period at the scanner's rate that it takes."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(frames):
+            scanner.scan()
+        best = min(best, (time.perf_counter() - start) / frames * 1e6)
+    settles = len(scanner._plan) * scanner.settle_s * 1e6
+    return {"frames": frames, "oversample": scanner.oversample, "scan_us": round(best, 1),
+            "sample_us": round(max(best - settles, 0.0) / (N_SPACES * scanner.oversample), 1),
+            "share": round(best / (scanner.period * 1e6), 3)}
+
+
+def main(argv=None) -> int:  # python -m dvonn_hw.direct_scanner
     import argparse
 
     parser = argparse.ArgumentParser(description=benchmark.__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--oversample", type=int, default=4,
-                        help="samples per reading (default 4, the direct profiles)")
-    args = parser.parse_args()
-    r = benchmark(args.frames, args.oversample)
+    parser.add_argument("--oversample", type=int, default=None,
+                        help="samples per reading (default 4, or the profile's)")
+    parser.add_argument("--profile", metavar="PROFILE",
+                        help="on the Pi: time whole frames with this profile's ADC, SPI included")
+    args = parser.parse_args(argv)
+    if args.profile:
+        import sys
+        import warnings
+
+        from firmware_py.errors import ProfileError
+
+        from .profile import load_profile
+        warnings.filterwarnings("ignore", module="gpiozero")  # the error below says it all
+        try:
+            profile = load_profile(args.profile)
+            options = {} if args.oversample is None else {"oversample": args.oversample}
+            scanner = DirectScanner.from_profile(profile, **options)
+        except (ProfileError, ValueError, HardwareUnavailable) as exc:
+            print(f"direct scanner: {exc}", file=sys.stderr)
+            return 1
+        try:
+            r = frame_time(scanner, args.frames)
+        finally:
+            scanner.close()
+        print(f"direct scanner with its {scanner.adc_type}, oversample {r['oversample']}: "
+              f"{r['scan_us'] / 1000:.2f} ms a frame, {r['sample_us']:.1f} us a sample; "
+              f"{r['share'] * 100:.0f} % of the {profile.scanner.rate_hz} Hz frame period"
+              + (" (too slow: lower oversample or rate_hz)" if r["share"] > 0.8 else ""))
+        return 0
+    r = benchmark(args.frames, 4 if args.oversample is None else args.oversample)
     print(f"direct scanner, our code per frame ({r['reads_per_frame']} ADC reads stubbed, "
           f"oversample {r['oversample']}, {r['frames']} frames, best of 3):")
     print(f"  scan loop + gpiozero select lines (MockFactory): {r['scan_us']:8.1f} us/frame "
           f"(= {r['max_fps_ignoring_spi']} frames/s before SPI)")
     print(f"  scan loop alone:                                 {r['loop_us']:8.1f} us/frame")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

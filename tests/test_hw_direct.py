@@ -204,6 +204,29 @@ def test_benchmark_reports_figures():
     assert r["reads_per_frame"] == 98 and r["scan_us"] > 0 and r["loop_us"] > 0
 
 
+def test_frame_time_with_the_adc(factory):
+    from dvonn_hw.direct_scanner import frame_time
+
+    adc = FakeMuxedADC(factory, codes(), bits=10)
+    scanner = DirectScanner.from_profile(load_profile("direct"), adc_type="MCP3008",
+                                         pin_factory=factory)
+    r = frame_time(scanner, frames=1)  # bit-banged mock SPI: slow, but every sample is real
+    assert adc.samples == 3 * 4 * N_SPACES and r["oversample"] == 4
+    assert r["scan_us"] > r["sample_us"] * 4 * N_SPACES > 0 and r["share"] > 0
+    scanner.close()
+    adc.close()
+
+
+def test_frame_time_off_the_pi_says_why_in_one_line(monkeypatch, capsys):
+    from dvonn_hw.direct_scanner import main
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    assert main(["--profile", "direct", "--frames", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("direct scanner: ") and len(err.splitlines()) == 1
+
+
 def test_spi_problem_names_what_is_missing(tmp_path, monkeypatch):
     """gpiozero needs SPI enabled (the /dev node) AND the spidev module; say which is missing."""
     from dvonn_hw.direct_scanner import spi_problem
