@@ -219,7 +219,8 @@ SCANNERS = ("serial", "direct")
 ADC_BOARDS: dict[int, dict] = {
     12: {},  # the reference board: the Pico's 12-bit ADC, whole codes over serial
     # The `direct` profile with an MCP3008: 10 bits, each reading the mean of 4 raw samples
-    # (hw/profiles/direct.toml says why 4) about 36 us apart, a fraction of a code.
+    # (hw/profiles/direct.toml says why 4) about 36 us apart, a fraction of a code. The
+    # default noise per sample (0.1 mT, sensing.md's figure) is half a 10-bit code: it dithers.
     10: {"adc_bits": 10, "scanner": "direct", "oversample": 4, "sample_us": 36.0},
 }
 """What `--adc BITS` stands for: keyword changes to a preset (autoplay, bench inference)."""
