@@ -172,7 +172,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         `max_plies`, the record and the truth);
     replay: a record's plies to replay as `play --replay` does: the LEDs show each next ply
         (as the computer's) and both sides' scripted players carry out what they show;
-    time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
+    time_control: a `time_control.TimeControl`: the game clock runs in simulated time as in `play
         --clock` (a flag ends the game: the record is then shorter than the truth);
     preset: the simulated board (`dvonn_sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
