@@ -96,6 +96,8 @@ class Controller(Decisions):
         magnet geometry, sensor gain, ADC); default the reference board. It sets the polarity
         of the calibration (also of a saved one: polarity is the build's, not the sensors') and
         the geometry and ADC unless these are given.
+    reading_step: the finest step of a reading, in codes: 1 for whole codes (the serial
+        scanner), 1/N for the direct scanner's mean of N raw samples.
     ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
         stack still for this long, so after it a landing is final (and landings that still
         cannot be told apart are asked about). Up to three times longer on a noisy board, where
@@ -106,7 +108,7 @@ class Controller(Decisions):
                  settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
                  geometry: Geometry | None = None, margin: float = 25.0,
                  fit_limit: float = 250.0, adc_max: int | None = None,
-                 spec: BoardSpec | None = None):
+                 spec: BoardSpec | None = None, reading_step: float = 1.0):
         if spec is not None:
             adc_max = spec.adc_max if adc_max is None else adc_max
             geometry = geometry or spec.geometry
@@ -121,12 +123,13 @@ class Controller(Decisions):
         self.model = BoardModel(self.cal, geometry)
         self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit,
                                    hold_s=ask_after_s)
+        self.inference.reading_step = reading_step
         self.settler = Settler(settle_s, tolerance=2.5 * self.cal.codes_per_mt, refresh_s=0.35)
         self.state = BoardState(board=board if board is not None else Board())
         self.ask_after_s = ask_after_s
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0,
                       "amended": 0}
-        self.faults = FaultWatch(self.inference, adc_max)
+        self.faults = FaultWatch(self.inference, adc_max, reading_step)
         self.reference = Reference(self.model, self.faults.faulty, self.inference)
         self.questions = Questions(self.inference, self.cal, self.faults, ask_after_s)
         self.recorder = Recorder(stats=self.stats)
