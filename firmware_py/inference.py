@@ -283,6 +283,10 @@ class Inference(Reachable, Alternatives):
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (
             self.hover_margin if landed and c.hover is not None else self.margin)]
+        if best.kind == "match" and not best.amends:
+            # The recorded move fits best as it stands: changing it takes clearer evidence
+            # than a rival within the margin (the hand has moved on: then it no longer fits).
+            close = [c for c in close if not (c.amends and c.kind == "commit")]
         keys = {c.key for c in close}
         if best.chi2 > self.fit_limit:
             return Decision("unexplained", best, close, cands)

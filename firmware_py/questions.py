@@ -111,7 +111,11 @@ class Questions:
             if c.chi2 - top < self.inference.margin and c.key not in seen:
                 seen.add(c.key)
                 rivals.append(c)
-        self.ask(st, rivals, single=True)
+        # The recorded move standing as it is (a provisional landing not changed) is one of
+        # the answers: its landing is asked about first (confirm leaves it as it is).
+        stands = [c for c in d.rivals if c.kind == "match" and not c.amends
+                  and landing(c) is not None]
+        self.ask(st, stands[:1] + rivals, single=True)
         self.whether = st.mode == "asking"
         return self.whether
 
@@ -127,7 +131,7 @@ class Questions:
         n = min(len(m) for m in moves)
         idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
         if idx is None or any(c.kind == "illegal" for c in rivals):
-            spaces = [c.last_dst for c in rivals]
+            spaces = [landing(c) for c in rivals]
         else:
             spaces = [m[idx].dst for m in moves]
         ask = []
@@ -212,7 +216,7 @@ class Questions:
         for c in self.rivals:
             moves = [p for p in c.plies if not p.is_pass]
             if c.kind == "illegal" or self.index is None:
-                out.append(c.last_dst)
+                out.append(landing(c))
             else:
                 out.append(moves[self.index].dst)
         return out
@@ -277,3 +281,14 @@ class Questions:
         sources = {p.src for p in moves if p.is_move}
         return {s for s in range(N_SPACES) if not cand.board.height(s) and s not in sources
                 and (board.height(s) or any(p.dst == s for p in moves))}
+
+
+def landing(cand):
+    """The space a rival's answer is lifted from: its last landing, or, for the recorded
+    position as it stands (a provisional move left as it is), that move's own landing (the
+    recorded move is one of the answers, or a question left it out)."""
+    if (cand.kind == "match" and not cand.amends and not cand.plies
+            and cand.board.move_stack and cand.board.move_stack[-1].is_move):
+        return cand.board.move_stack[-1].dst
+    return cand.last_dst
+
