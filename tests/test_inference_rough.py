@@ -194,6 +194,8 @@ def test_a_stack_set_back_may_read_stronger_than_where_it_stood():
     (8, 12, 56),  # a stack slid low over i4 paused there: i2i4 recorded for i2g2
     (4, 12, None),  # a wrong lift amended g3h4 to g3g2 on the next snapshot
     (6, 10, None),  # four wrong plies once the stalls before them were resolved
+    (12, 10, 56),  # j5i4 for j5k5: a provisional landing's alternatives within the margin
+                   # were asked about without k5, and a knock answered "i4"
     (13, 10, 73),  # c1c2 for c1b1: a slide paused over c2, and a wrong lift far away
                    # ended the move's amendment
     (6, 12, None),  # e3e2 for e3d3: a slide paused over e2, then a wrong lift ended the
