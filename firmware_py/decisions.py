@@ -43,6 +43,15 @@ class Decisions:
         st = self.state
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
+        unsure = self.questions.unsure_since
+        if kind == "commit" and d.best.amends and unsure is not None:
+            # The board, still since, was unsure whether the recorded move had landed as it
+            # stands: readings that merely firm up do not change it (a rough board's faint
+            # misfits grow with every frame averaged). Asked, the move as recorded among the
+            # answers.
+            stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+            d = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
+            kind = d.kind
         if kind != "ambiguous":
             self.questions.unsure_since = None
         if (kind == "commit" and st.mode == "asking" and self.questions.rivals
