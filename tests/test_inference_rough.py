@@ -119,6 +119,30 @@ def test_an_open_question_whether_it_landed_is_not_answered_by_readings_alone():
     assert [str(p) for p in c.state.board.move_stack] == ["e3"]
 
 
+def test_a_recorded_move_is_not_changed_on_readings_that_merely_firm_up():
+    c = Controller()
+    c.state.mode = "idle"
+    board = c.state.board
+    while board.phase == 1:
+        board.push(board.legal_plies()[0])
+    move = next(p for p in board.legal_plies() if p.is_move and sum(
+        q.is_move and q.src == p.src for q in board.legal_plies()) > 1)
+    other = next(p for p in board.legal_plies()
+                 if p.is_move and p.src == move.src and p.dst != move.dst)
+    before = board.copy()
+    board.push(move)
+    c.recorder.provisional = True
+    changed = before.copy()
+    changed.push(other)
+    amend = Candidate("commit", (other,), changed, changed.stacks(), frozenset(), amends=True,
+                      chi2=50.0)
+    stands = Candidate("match", (), board.copy(), board.stacks(), frozenset(), chi2=76.0)
+    c.questions.unsure_since = 1.0  # the board, still since, was unsure between the two
+    c._act(Decision("commit", amend, [amend], [amend, stands]), still(2.5, 1.0))
+    assert board.move_stack[-1] == move  # not changed: asked which it was
+    assert c.state.mode == "asking" and c.state.ask == [move.dst, other.dst]
+
+
 # -- whole games on the rough board ------------------------------------------------------------
 @pytest.mark.parametrize("seed,mistakes,plies", [
     (5, 0.0, None),  # a landing whose nudge hid it was read as a move onto another stack
@@ -198,6 +222,8 @@ def test_a_stack_set_back_may_read_stronger_than_where_it_stood():
                    # were asked about without k5, and a knock answered "i4"
     (13, 10, 73),  # c1c2 for c1b1: a slide paused over c2, and a wrong lift far away
                    # ended the move's amendment
+    (11, 12, 62),  # c3c4 for c3b3 (held out): the still board unsure whether c3b3 stood,
+                   # its neighbours' faint misfits crossed the margin as frames were averaged
     (6, 12, None),  # e3e2 for e3d3: a slide paused over e2, then a wrong lift ended the
                     # move's amendment though the board had shown its stack back in the hand;
                     # and a stack knocked after a forced pass was read as c4d4
