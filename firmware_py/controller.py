@@ -337,9 +337,10 @@ class Controller(Decisions):
             self.mismatch.rebuild(st, d, snap, self.pending)
             return
         self.mismatch.rebuilding = False
-        self._act(d, snap)
+        self._act(d, snap)  # (which may find it a question after all: `last_decision`)
         self._settled = ((snap.stable_since, st.board.ply_count, len(self.pending))
-                         if d.kind in ("match", "commit") and st.mode in SETTLED_MODES else None)
+                         if self.last_decision.kind in ("match", "commit")
+                         and st.mode in SETTLED_MODES else None)
 
     def _start(self, snap) -> None:
         """The first settled snapshot (`startup.start`): idle once the board is as the game says."""

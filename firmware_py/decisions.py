@@ -15,7 +15,8 @@ carries it out, kind by kind:
     badlift,      an error where the stack may not be lifted or set down (`mismatch`)
     illegal
     ambiguous     rivals fit about as well: asked (never a guess), or the recorded landing
-                  stands after a still while
+                  stands after a still while; so is a change to the provisional move that the
+                  same still board was unsure about (its readings merely firmed up)
     unexplained   nothing fits: held, resynchronised, asked "did you play X?" when the board
                   stands as one ply alone would leave it, or shown as missing and extra
                   spaces after a while, with the player's way out (`mismatch`)
@@ -50,7 +51,8 @@ class Decisions:
             # misfits grow with every frame averaged). Asked, the move as recorded among the
             # answers.
             stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
-            d = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
+            d = self.last_decision = Decision("ambiguous", d.best, [d.best] + stands,
+                                              d.candidates)
             kind = d.kind
         if kind != "ambiguous":
             self.questions.unsure_since = None
