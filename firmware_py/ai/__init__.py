@@ -30,6 +30,7 @@ from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_val
                          terms)
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, choose_placement,
                         place_value, placement_scores)
+from .placement_search import DEFAULT_SETUP, SetupWeights, search_placement
 from .search import FRONTIER_MARGINS, SearchResult, Searcher
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
@@ -48,6 +49,7 @@ LEVEL_DEPTHS = {1: 1, 2: 3}
 # against 3 (3300 nodes a move): no clear gain for the extra time. With the weights and far
 # rule in force, 5 scored 48-1-11 against ai:classic where 3 scored 51-1-8 (60 games, seed 7).
 PLACEMENT_SEARCH_EMPTIES = 3
+SETUP: SetupWeights | None = DEFAULT_SETUP
 
 
 def level_seconds(level: int) -> float:
@@ -80,7 +82,12 @@ def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None 
     if depth is None:
         depth = LEVEL_DEPTHS.get(int(level))
     if board.ply_count < N_PLACEMENTS - PLACEMENT_SEARCH_EMPTIES:  # placed by rule
-        ply = choose_dvonn(board, rng) if board.ply_count < 3 else choose_placement(board, rng)
+        if board.ply_count < 3:
+            ply = choose_dvonn(board, rng)
+        elif SETUP is not None:
+            ply = search_placement(board, rng, SETUP)
+        else:
+            ply = choose_placement(board, rng)
         result = SearchResult(ply, 0, 0, 0, time.perf_counter() - start, [ply])
     else:
         searcher = searcher if searcher is not None else Searcher(rng)
