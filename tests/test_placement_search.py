@@ -4,7 +4,6 @@ of its evaluation, and its evaluation prefers what it should."""
 import random
 from dataclasses import replace
 
-from firmware_py import ai
 from firmware_py.ai.placement_search import DEFAULT_SETUP, search_placement, setup_value
 from firmware_py.rules import N_PLACEMENTS, Board, Ply
 from firmware_py.spaces import INDEX, distance
@@ -53,11 +52,3 @@ def test_a_piece_shut_in_by_its_own_pieces_costs():
         gain = setup_value(board, QUIET) - setup_value(board, replace(QUIET, crowd=0))
         board.pop()
         assert gain == -DEFAULT_SETUP.crowd * crowded  # White's clump: Black (to place) gains
-
-
-def test_between_the_dvonn_pieces_and_the_last_three_placements_are_searched():
-    rng = random.Random(2)
-    board = Board.from_plies(["f3", "c3", "i3"])
-    early = ai.choose(board, rng=rng, nodes=100_000)
-    assert early.nodes == 0 and board.is_legal(early.ply)
-    assert ai.SETUP is not None

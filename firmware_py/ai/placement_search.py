@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random as _random
+import time
 from functools import lru_cache
 
 from ..bitboards import bits
@@ -91,12 +92,14 @@ class _Stop(Exception):
 
 
 class _Search:
-    def __init__(self, board: Board, w: SetupWeights, rng: _random.Random, budget: int):
+    def __init__(self, board: Board, w: SetupWeights, rng: _random.Random, budget: int,
+                 deadline: float | None = None):
         self.w = w
         # a piece's worth by its space alone, with the seeded noise (the same for both sides)
         self.worth = [v + (rng.randrange(w.noise + 1) if w.noise else 0)
                       for v in _worth(board._dv, w)]
         self.budget = budget
+        self.deadline = deadline  # time.perf_counter() by which to stop (a level's time)
         self.evals = 0
         # the order to try the spaces in: the best alone first
         self.order = sorted((p for p in S2P if not board._occ >> p & 1),
@@ -104,7 +107,8 @@ class _Search:
 
     def leaf(self, me: int, them: int, mine: int, theirs: int) -> int:
         self.evals += 1
-        if self.evals > self.budget:
+        if self.evals > self.budget or (self.deadline is not None and self.evals & 63 == 0
+                                        and time.perf_counter() > self.deadline):
             raise _Stop
         w = self.w
         c0, c1 = _crowded(me)
@@ -145,11 +149,13 @@ def setup_value(board: Board, weights: SetupWeights = DEFAULT_SETUP) -> int:
 
 
 def search_placement(board: Board, rng: _random.Random, weights: SetupWeights = DEFAULT_SETUP,
-                     budget: int = EVALUATIONS, depth: int | None = None) -> Ply:
+                     budget: int = EVALUATIONS, depth: int | None = None,
+                     seconds: float | None = None) -> Ply:
     """The placement the search prefers for the player to place (after the DVONN pieces):
-    iterative deepening until `budget` evaluations (or to `depth`), keeping the deepest
-    finished answer."""
-    s = _Search(board, weights, rng, budget)
+    iterative deepening until `budget` evaluations, `depth` or `seconds` (a slow machine at a
+    low level), keeping the deepest finished answer."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    s = _Search(board, weights, rng, budget, deadline)
     own, enemy = (board._w, board._b) if board.turn == WHITE else (board._b, board._w)
     worth = s.worth
     mine = sum(worth[p] for p in bits(own))
