@@ -52,7 +52,13 @@ class SetupWeights:
 
 
 DEFAULT_SETUP = SetupWeights()
-TUNING = """To be measured."""
+# How the weights were chosen (W-D-L; the seed-1 runs are bench_ai's own-placement games).
+TUNING = """PrimaDvonna's (dist, near, edge, crowd), times ten, then contact, by
+`python -m firmware_py.ai.trial setup.NAME=VALUE --placements own --games 100 --seed 1` (the
+default level against ai:classic from each side's own placements, 3300 against 3000 nodes a
+move). The per-space scores these replaced: 80-1-19. Contact 0: 80-0-20; 30: 86-4-10, adopted;
+60: 86-0-14; with contact 30, edge 0: 86-0-14; crowd -100: 82-2-16. Near 250 and 3000
+evaluations a placement chose the very same placements as the weights in force."""
 
 
 @lru_cache(maxsize=512)
