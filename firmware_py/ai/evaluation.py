@@ -80,8 +80,9 @@ author advises: the distance terms say which pieces count): 42-1-17 / 49-1-10, a
 material 0: 49-0-11 / 44-1-15 (run with a far penalty in the per-space placement scores that
 placement_search has since replaced; it alone took the own-placement games of near1 80 from
 40-3-17 to 49-2-9). The first two runs used the table before ai.table; the placements before
-the far penalty unless said. With the placement search in force, a reach2 term (spaces 2 steps from a DVONN piece within reach) at 20: 76-0-24 from the
-same placements (100 games, seed 1) where the weights in force have 78-1-21; not adopted."""
+the far penalty unless said. With the placement search in force, a reach2 term (spaces 2 steps
+from a DVONN piece within reach) at 20: 76-0-24 from the same placements (100 games, seed 1)
+where the weights in force have 78-1-21; not adopted."""
 DEFAULT_WEIGHTS = Weights()
 
 
