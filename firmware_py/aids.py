@@ -31,7 +31,7 @@ class Aids:
     """The clock, hint and voice of one session (see the module docstring).
 
     computer: `ai.Thinker`s, one per colour the computer plays; hints: whether a player may ask
-    for the engine's move; time_control: a `clock.TimeControl` (None or 'none': no clock);
+    for the engine's move; time_control: a `time_control.TimeControl` (None or 'none': no clock);
     voice: an `announce.Announcer` (None: silent).
     """
 
@@ -47,7 +47,7 @@ class Aids:
     @staticmethod
     def stored_control(tags: dict, game_id: int):
         """A resumed game's time control: its TimeControl tag (else none)."""
-        from .clock import TimeControl
+        from .time_control import TimeControl
         try:
             control = TimeControl.parse(tags.get("TimeControl", "none"))
         except ValueError as e:

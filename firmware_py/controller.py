@@ -36,7 +36,9 @@ Collaborators, one job each:
 - `recorder.Recorder`    commits to the store first, the provisional landing and its amendment;
 - `mismatch.Mismatch`    errors, the unexplained board, rebuilding after a takeback, resync;
 - `script.Script`        on the computer's turns, only the ply it shows;
-- `reference.Reference`  the last explained snapshot, and what it teaches the calibration.
+- `reference.Reference`  the last explained snapshot, and what it teaches the calibration;
+- `startup.start`        the first settled board: the empty board read, a resumed game checked;
+- `decisions.Decisions`  what each kind of decision (and the player's answer) does (a mixin).
 
 What a settled board means:
 
@@ -63,24 +65,27 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
+from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
 from .inference import Decision, Inference
-from .mismatch import Mismatch, difference_text
+from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
 from .reference import Reference
 from .rules import Board
 from .script import Script
 from .settle import Settler, mean_noise, tolerance_for
-from .spaces import N_SPACES, SPACES
+from .spaces import N_SPACES
+from .startup import start
 from .state import BoardState
 
 SETTLED_MODES = ("idle", "removing", "over")
 
 
-class Controller:
-    """Turns frames into a recorded game (see the module docstring).
+class Controller(Decisions):
+    """Turns frames into a recorded game (see the module docstring); what it does with each
+    decision about a settled board is in `decisions.Decisions`.
 
     board: a restored game to continue (default: a new game from the empty board).
     calibration: a saved `Calibration` (default: nominal figures; the empty board and the
@@ -91,6 +96,8 @@ class Controller:
         magnet geometry, sensor gain, ADC); default the reference board. It sets the polarity
         of the calibration (also of a saved one: polarity is the build's, not the sensors') and
         the geometry and ADC unless these are given.
+    reading_step: the finest step of a reading, in codes: 1 for whole codes (the serial
+        scanner), 1/N for the direct scanner's mean of N raw samples.
     ask_after_s: how long "landed, or held just above?" may stay open: a hand does not hold a
         stack still for this long, so after it a landing is final (and landings that still
         cannot be told apart are asked about). Up to three times longer on a noisy board, where
@@ -101,7 +108,7 @@ class Controller:
                  settle_s: float = 0.2, unexplained_s: float = 3.0, ask_after_s: float = 1.0,
                  geometry: Geometry | None = None, margin: float = 25.0,
                  fit_limit: float = 250.0, adc_max: int | None = None,
-                 spec: BoardSpec | None = None):
+                 spec: BoardSpec | None = None, reading_step: float = 1.0):
         if spec is not None:
             adc_max = spec.adc_max if adc_max is None else adc_max
             geometry = geometry or spec.geometry
@@ -116,12 +123,13 @@ class Controller:
         self.model = BoardModel(self.cal, geometry)
         self.inference = Inference(self.model, margin=margin, fit_limit=fit_limit,
                                    hold_s=ask_after_s)
+        self.inference.reading_step = reading_step
         self.settler = Settler(settle_s, tolerance=2.5 * self.cal.codes_per_mt, refresh_s=0.35)
         self.state = BoardState(board=board if board is not None else Board())
         self.ask_after_s = ask_after_s
         self.stats = {"auto": 0, "asked": 0, "resyncs": 0, "snapshots": 0, "errors": 0,
                       "amended": 0}
-        self.faults = FaultWatch(self.inference, adc_max)
+        self.faults = FaultWatch(self.inference, adc_max, reading_step)
         self.reference = Reference(self.model, self.faults.faulty, self.inference)
         self.questions = Questions(self.inference, self.cal, self.faults, ask_after_s)
         self.recorder = Recorder(stats=self.stats)
@@ -327,144 +335,13 @@ class Controller:
                          if d.kind in ("match", "commit") and st.mode in SETTLED_MODES else None)
 
     def _start(self, snap) -> None:
-        """The first settled snapshot: calibrate on an empty board, or check a restored game."""
-        st = self.state
-        faults = self.faults
-        if faults.check(snap):
-            st.message = faults.note()
-        occ = self.inference.occupancy(snap.values)
-        if st.board.ply_count == 0:
-            if occ:  # pieces on the board at the start: clear them (or confirm a bad sensor)
-                faults.ask_clear(st, sorted(occ), snap, self.mismatch.unexplained_s)
-                return
-            faults.suspects, faults.suspect_since = [], None
-            self.reference.start_empty(snap)
+        """The first settled snapshot (`startup.start`): idle once the board is as the game says."""
+        if start(self.state, snap, self.faults, self.inference, self.reference,
+                 self.mismatch.unexplained_s):
             self._settle_mode()
-            return
-        stacks = st.board.stacks()
-        expected = {s for s in range(N_SPACES) if stacks[s] and s not in faults}
-        wrong_sign = self.reference.wrong_polarity(snap.values, stacks, expected & occ)
-        if occ != expected or wrong_sign:
-            st.mode = "unexplained"
-            st.missing = sorted(expected - occ)
-            st.extra = sorted((occ - expected) | set(wrong_sign))
-            st.message = _("set up the game as recorded: {difference}").format(
-                difference=difference_text(st))
-            return
-        self.reference.resume(snap, stacks, expected)
-        self._settle_mode()
-
-    def _act(self, d: Decision, snap) -> None:
-        st = self.state
-        kind = d.kind
-        self.faults.suspects = []  # offered again below while the board still disagrees there
-        if kind != "ambiguous":
-            self.questions.unsure_since = None
-        if (kind == "commit" and st.mode == "asking" and self.questions.rivals
-                and self.questions.whether
-                and d.best.key in {c.key for c in self.questions.rivals}):
-            # Asked whether it landed at all: readings that merely firm up while the board
-            # stays as it is are no answer (a stack knocked beside a space reads more like a
-            # landing the longer it is averaged); the player's answer, or a change, decides.
-            return
-        if kind in ("match", "commit"):
-            best = d.best
-            blind = self.faults.blind(best.plies)
-            if blind:  # its evidence rests on a sensor not trusted: the player says
-                self.questions.ask_blind(st, best, blind)
-                return
-            off = self.script.off_script(st.board, st.hint, best)
-            if off is not None:
-                self._flag_off_script(off)
-                return
-            ref = self.reference
-            before, before_stacks = ref.values, ref.stacks
-            changed = self.recorder.apply(st.board, best, asked=False)
-            if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                self.recorder.provisional = d.provisional
-            ref.learn_placements(best, before, before_stacks, snap)
-            self.pending = {r: best.stacks[r] for r in best.pending}
-            same = best.stacks == ref.stacks  # then keep the object: its model cache
-            ref.set(snap, ref.stacks if same else best.stacks)
-            self._settle_mode()
-            if changed:
-                st.message = changed
-        elif kind == "lifted":
-            # A stack in the hand: shown, but nothing recorded while it is there (its field
-            # over the board is not modelled; a ply before it is recorded once it is set down).
-            self.mismatch.clear()
-            best = d.best
-            if (not best.plies and not best.amends
-                    and best.src != self.script.expected_src(st.board, st.hint, best.src)):
-                self._flag_off_script(None, lifted=best.src)
-                return
-            self._show_held(best)
-        elif kind == "relift":
-            self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
-        elif kind in ("badlift", "illegal"):
-            if kind == "illegal":  # the stack it was set on may have been pushed aside
-                self.reference.nudged(d.best.dst)
-            self.mismatch.illegal(st, d.best)
-        elif kind == "ambiguous":
-            stands = self.questions.stands(d, snap)
-            if stands is not None:  # the recorded landing, after a still while: it landed
-                self.recorder.provisional = False
-                self._act(Decision("match", stands, [stands], d.candidates), snap)
-                return
-            held = self.questions.ambiguous(st, d, snap)
-            if held is not None:
-                self._show_held(held)
-        else:
-            verdict = self.mismatch.unexplained(st, d, snap, self.pending)
-            if verdict == "held":
-                self._show_held(d.best)
-            elif verdict == "resync":
-                self.pending = {r: d.best.stacks[r] for r in d.best.pending}
-                self.reference.set(snap, d.best.stacks)
-                self._settle_mode()
-
-    def _resolve(self, cand, snap=None) -> None:
-        """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""
-        self.questions.clear()
-        self.recorder.provisional = False
-        self.stats["asked"] += 1
-        st = self.state
-        if cand.kind == "illegal":
-            st.clear_marks()
-            st.mode = "error"
-            st.error = [cand.dst]
-            st.message = _("{space}: not a legal destination").format(space=SPACES[cand.dst])
-            return
-        off = self.script.off_script(st.board, st.hint, cand)
-        if off is not None:
-            self._flag_off_script(off)
-            return
-        changed = self.recorder.apply(st.board, cand, asked=True)
-        self.pending = {r: cand.stacks[r] for r in cand.pending}
-        if snap is not None:
-            self.reference.set(snap, cand.stacks)
-        else:
-            self.reference.rebase(cand.stacks)
-        self._settle_mode()
-        if changed:
-            st.message = changed
-
-    def _flag_off_script(self, ply, lifted: int | None = None) -> None:
-        self.mismatch.clear()
-        self.script.flag(self.state, ply, lifted)
-        self.stats["errors"] += 1
 
     # -- what the state shows ----------------------------------------------------------------
     def _settle_mode(self) -> None:
         self.mismatch.clear()
         self.questions.clear()
         self.state.show_settled(self.pending, self.faults.note())
-
-    def _show_held(self, cand) -> None:
-        """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
-        self._show_lifted(cand.src, cand.board,
-                          remove=sorted(cand.pending) if cand.amends else None)
-
-    def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
-        self.mismatch.since = None
-        self.state.show_lifted(src, board, sorted(self.pending) if remove is None else remove)

@@ -33,10 +33,11 @@ chance far below one in a million)."""
 MAX_FROZEN = 1
 """More sensors than this frozen on one code at once: a quiet board (a coarse ADC), not stuck
 sensors (a working sensor whose readings dither by noise never repeats one code for long)."""
-DITHER_CODES = 0.6
-"""Readings whose typical spread is at least this (codes) dither by noise, not by rounding: a
-sensor with noise of half a code or less may sit between two code edges and repeat one code
-(its rounded readings then spread by up to 0.5 codes), one with more does not for long."""
+DITHER_STEPS = 0.6
+"""Readings whose typical spread is at least this many reading steps dither by noise, not by
+rounding: a sensor with noise of half a step or less may sit between two edges and repeat one
+value (its rounded readings then spread by up to half a step), one with more does not for long.
+A step is a whole code, or 1/N code for the direct scanner's mean of N raw samples."""
 
 
 def names(spaces) -> str:
@@ -48,12 +49,14 @@ class FaultWatch:
     """The faulty sensors (`faulty`: space -> why) and the suspects the player may confirm.
 
     inference: its `unreliable` set is kept equal to the faulty spaces; adc_max: the ADC's
-    full scale (a reading at 0 or there is at a rail).
+    full scale (a reading at 0 or there is at a rail); reading_step: the finest step of a
+    reading (codes: 1, or 1/N for a mean of N raw samples).
     """
 
-    def __init__(self, inference, adc_max: int):
+    def __init__(self, inference, adc_max: int, reading_step: float = 1.0):
         self.inference = inference
         self.adc_max = adc_max
+        self.reading_step = reading_step
         self.faulty: dict[int, str] = {}
         # Spaces whose sensors may be faulty, if the player confirms: read like pieces on the
         # empty board at the start, or the one space where the board differs from the game.
@@ -92,12 +95,13 @@ class FaultWatch:
         was found."""
         noise = mean_noise(snap.spread)
         found = False
-        # A quiet sensor on a coarse ADC (10 bits: 0.2 mT a code) repeats one code too: a
-        # frozen reading is evidence only among readings that dither by noise. When more
-        # than one is frozen at once, the board is too quiet to tell (a stuck sensor then
-        # shows when a piece set on it is not seen, and the player confirms it).
+        # A quiet sensor on a coarse ADC (10 bits: 0.2 mT a code) repeats one code when its
+        # readings are rounded to whole codes: a frozen reading is evidence only among
+        # readings that dither by noise (a mean of raw samples, each dithered, rarely repeats).
+        # When more than one is frozen at once, the board is too quiet to tell (a stuck sensor
+        # then shows when a piece set on it is not seen, and the player confirms it).
         frozen = sum(1 for s in range(N_SPACES) if snap.spread[s] < 1e-3 and s not in self.faulty)
-        dithering = frozen <= MAX_FROZEN and noise >= DITHER_CODES
+        dithering = frozen <= MAX_FROZEN and noise >= DITHER_STEPS * self.reading_step
         if not dithering:
             self._frozen.clear()
         for s in range(N_SPACES):

@@ -47,6 +47,9 @@ again with positions left open (`second_look`) before anything is decided: howev
 rest fits, one space it cannot explain is where the pieces may sit otherwise."""
 CARRY_LEVELS = (5, 7, 10)
 """Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
+ADC_ERROR_CODES = 0.2
+"""The ADC's own error between two readings that noise dithers (codes RMS): counted for the
+direct scanner's fractional readings (`Inference.reading_step` < 1)."""
 
 
 @dataclass
@@ -134,6 +137,9 @@ class Inference:
         # occupancy of their spaces comes from the game, and their neighbours' cross-talk is
         # all that is left to see a change there (too faint to decide: the player is asked).
         self.unreliable: frozenset = frozenset()
+        # The finest step of a reading (codes): 1 for whole codes (the serial scanner), 1/N
+        # for the direct scanner's mean of N raw samples (set by the controller).
+        self.reading_step = 1.0
         # Sensors whose reference may not be what they read at rest: a landing read while
         # its stack may still have been held just above it. sensor -> (low, high, variance,
         # wide variance): the reading may since have moved by anything from low to high
@@ -324,7 +330,14 @@ class Inference:
         cal = self.model.cal
         floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
                                                  * age_s / 60.0) ** 2
-        # Rounding each reading to a whole code averages out only when noise dithers it.
+        # Rounding averages out only when noise dithers it: a whole-code reading's noise must
+        # reach half a code, as must each raw sample's (reading noise * sqrt(N)) in a mean of
+        # N samples; else the rounding may bias every reading alike.
+        step = self.reading_step
+        # The ADC's own error (INL, DNL: up to a code on an MCP3008) that no averaging removes
+        # leaves about ADC_ERROR_CODES between two dithered means: 0.04 mT on 10 bits, as much
+        # as a landing on a tall stack. Whole 12-bit codes: a quarter of that, under `floor`.
+        adc_error = ADC_ERROR_CODES ** 2 if step < 1 else 0.0
         loose = self.loose
         wide = 3 if self.model.open_positions else 2
 
@@ -345,8 +358,8 @@ class Inference:
                 v0.append(1e12)  # a faulty sensor: its reading says nothing
                 continue
             n2 = cal.noise[s] ** 2
-            q = 1.0 / 12.0 if n2 > 0.25 else 1.0 / 6.0 * (frames + ref_frames) / 2
-            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor
+            q = step * step / 12.0 if n2 > 0.25 * step else 1.0 / 6.0 * (frames + ref_frames) / 2
+            v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor + adc_error
                       + (loose[s][wide] if s in loose else 0.0))
         chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)

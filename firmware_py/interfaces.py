@@ -23,7 +23,9 @@ class SensorFrame:
     seq: the source's frame counter (wraps at 2**16); a gap means frames were lost.
     time: seconds on the source's clock (monotonic on hardware, simulated in the simulator);
         everything time-based in the controller (settling, timeouts) uses this clock.
-    raw: 49 ADC codes in space-index order (see `spaces`), 0..adc_max of the source.
+    raw: 49 ADC codes in space-index order (see `spaces`), 0..adc_max of the source: whole
+        codes, or (the direct scanner) means of N samples in steps of 1/N code, which the
+        source then gives as its `reading_step`.
     """
 
     seq: int

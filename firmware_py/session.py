@@ -7,6 +7,11 @@ the session resumes the latest unfinished game of its store: the controller is b
 restored board and guides the players back if the pieces no longer match. A lost scanner link
 pauses play and shows `link_lost` until frames come back; nothing recorded is lost.
 
+Collaborators keep the loop short: `session.stored` (`stored_game.StoredGame`) is the game in
+the store (plies on disk first, takebacks made elsewhere, the game's end), `session.link`
+(`link_watch.LinkWatch`) the scanner link, `session.aids` (`aids.Aids`) the clock, the hint
+and the voice.
+
 Other front ends (the terminal, the web view) use a small API that is safe from any thread:
 
 - `state`: the `BoardState` to show (the controller's; while the link is down, in `link_lost`)
@@ -26,7 +31,6 @@ with `run(stop_event)`; set the event, join the thread, and the session is close
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
@@ -35,13 +39,14 @@ from typing import Callable, Sequence
 
 from . import guidance
 from .aids import Aids
-from .errors import FirmwareMismatch, LinkLost, StoreError
-from .i18n import _
+from .errors import LinkLost
 from .interfaces import BLANK, ButtonSource, LedFrame, LedSink, SensorSource
+from .link_watch import LinkWatch
 from .rebuild import rebuild_lines
 from .rules import Board, Ply
 from .state import BoardState
 from .store import Store
+from .stored_game import StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +65,12 @@ class Session:
         as the hint (`state.hint`) for the players to carry out on the board.
     hints: whether a player may ask for the engine's move (`hint()`, confirm while the board
         waits for a move; see `hints.Hints`); False for tournaments (`--hints off`).
-    time_control: a `clock.TimeControl` for the game clock (None or 'none': no clock). The
+    time_control: a `time_control.TimeControl` for the game clock (None or 'none': no clock). The
         clock runs on the frame clock; see `clock.ClockWatch` for what pauses it.
     voice: an `announce.Announcer` that says what happens (None: silent); the `say` button
         (or `say()`) has it say the situation. Closed with the session.
     """
 
-    POLL_SECONDS = 1.0  # how often the store is checked for takebacks made by another process
     LINK_RETRY_S = 0.1  # pause between reads while the scanner link is down (at most `timeout`)
 
     def __init__(self, source: SensorSource, leds: LedSink, store: Store,
@@ -82,39 +86,28 @@ class Session:
         self.clock = clock
         if self.time_control is not None:
             self.tags["TimeControl"] = str(self.time_control)
-        self.link_lost = False
+        self.link = LinkWatch(clock)  # the scanner link: lost, why, back; the LEDs' clock
         # While someone far away plays: the far side (remote.game.RemoteGame hosting,
         # remote.client.RemoteClient joined; set by its `attach`). The front ends' undo and
         # confirm go through its `local_button` first, as the board's own buttons do (`press`).
         self.far_away = None
-        self.link_why = ""  # what the player must do about a lost link, if anything
         self.rebuild: list[str] = []
         self.leds_shown: LedFrame | None = None
-        self.resumed = False
         self._actions: deque[str | tuple] = deque()
         self._lock = threading.Lock()
         self._subscribers: list[Callable[["Session"], None]] = []
         self._snapshot = None
-        self._last_time = 0.0  # frame clock of the last frame
-        self._lost_at = 0.0    # our clock when the link was lost
         self._closed = False
-        self._polled = -self.POLL_SECONDS
-        unfinished = store.unfinished() if resume else None
-        if unfinished is not None:
-            self.game_id = unfinished.id
-            board = store.board(unfinished.id)
-            self.resumed = True
-            log.info("resuming game %d at ply %d", self.game_id, board.ply_count)
-            control = self.aids.stored_control(unfinished.tags, self.game_id)
-            if control is not None:
-                self.aids.resume_clock(control, list(board.move_stack),
-                                       store.ply_times(self.game_id))
-            elif self.time_control is not None:  # a game without a clock gets one from here
+        # The store's side of the game (plies on disk first, outside takebacks, its end).
+        self.stored, unfinished = StoredGame.resume_or_start(store, self.tags, resume, clock)
+        self.resumed = unfinished is not None
+        board = store.board(self.game_id) if self.resumed else Board()
+        control = self.aids.stored_control(unfinished.tags, self.game_id) if self.resumed else None
+        if control is not None:
+            self.aids.resume_clock(control, list(board.move_stack), store.ply_times(self.game_id))
+        else:  # a new game's clock; a resumed game without one gets one from here
+            if self.resumed and self.time_control is not None:
                 store.set_tags(self.game_id, TimeControl=str(self.time_control))
-                self.aids.new_clock()
-        else:
-            self.game_id = store.new_game(self.tags)
-            board = Board()
             self.aids.new_clock()
         self._start_controller(board)
         self.aids.listen(self)
@@ -125,18 +118,18 @@ class Session:
     voice = property(lambda self: self.aids.voice, doc="the `announce.Announcer`, or None")
     time_control = property(lambda self: self.aids.time_control, doc="None: no game clock")
     clock_watch = property(lambda self: self.aids.clock_watch, doc="this game's clock, or None")
+    link_lost = property(lambda self: self.link.is_lost, doc="whether the scanner link is down")
+    link_why = property(lambda self: self.link.why, doc="what to do about a lost link, if anything")
+    # The game in the store lives in `self.stored` (stored_game.py).
+    game_id = property(lambda self: self.stored.game_id, doc="the current game's id in the store")
+    POLL_SECONDS = property(lambda self: self.stored.POLL_SECONDS,
+                            doc="how often the store is checked for takebacks made elsewhere")
 
     # -- the front ends' API ----------------------------------------------------------------------
     @property
     def state(self) -> BoardState:
         """What to show now: the controller's state, or while the link is down a copy saying so."""
-        state = self.controller.state
-        if self.link_lost:
-            message = _("scanner link lost: play paused")
-            if self.link_why:  # the firmware's own words (for whoever updates it)
-                message += f"; {self.link_why}"
-            return dataclasses.replace(state, mode="link_lost", message=message)
-        return state
+        return self.link.show(self.controller.state)
 
     def subscribe(self, callback: Callable[["Session"], None]) -> Callable[[], None]:
         """Call `callback(session)` after every change of state; returns the unsubscribe function."""
@@ -182,9 +175,7 @@ class Session:
     def end_game(self, result: str, message: str, resigned: int | None = None) -> None:
         """The game ended off the board (a resignation, an agreed draw): stored, shown as over
         with `message`, nothing more recorded. Call it in the loop (`call_soon`)."""
-        if not self._finished:
-            self.store.finish(self.game_id, result, resigned=resigned)
-            self._finished = True
+        self.stored.finish(result, resigned=resigned)
         if hasattr(self.controller, "end"):
             self.controller.end(message)
 
@@ -214,24 +205,14 @@ class Session:
         try:
             frame = self.source.read_frame(timeout)
         except LinkLost as e:
-            # the scanner's own fault (another firmware version) is shown: the player must act
-            self.link_why = str(e) if isinstance(e, FirmwareMismatch) else ""
-            if not self.link_lost:
-                log.warning("scanner link lost: %s", e)
-                self.link_lost = True
-                self._lost_at = self.clock()
-                if hasattr(self.controller, "link_lost"):  # decide nothing until frames return
-                    self.controller.link_lost()
+            if self.link.lost(e) and hasattr(self.controller, "link_lost"):
+                self.controller.link_lost()  # decide nothing until frames return
             frame = None
             # The source raises at once while its reconnect back-off runs: don't spin on it.
             time.sleep(self.LINK_RETRY_S if timeout is None else min(timeout, self.LINK_RETRY_S))
         if frame is not None:
-            if self.link_lost:
-                log.info("scanner link back")
-                self.link_lost = False
-                if hasattr(self.controller, "link_restored"):
-                    self.controller.link_restored()
-            self._last_time = frame.time
+            if self.link.frame(frame.time) and hasattr(self.controller, "link_restored"):
+                self.controller.link_restored()
             self.controller.feed(frame)
             got = True
         self._tick_clock()
@@ -252,9 +233,7 @@ class Session:
 
     def now(self) -> float:
         """The clock the LEDs blink by: the frame clock, running on by ours while no frames come."""
-        if self.link_lost:
-            return self._last_time + (self.clock() - self._lost_at)
-        return self._last_time
+        return self.link.now()
 
     def close(self) -> None:
         """LEDs off, ports closed, database closed (idempotent)."""
@@ -290,73 +269,29 @@ class Session:
         if hasattr(self.controller, "script"):  # who shows the ply, when not the computer
             self.controller.script.names = {t.colour: t.name for t in self.computer
                                             if getattr(t, "name", None)}
-        self._plies = list(board.move_stack)  # what the store holds for this game
-        self._external_undos = 0
-        self._stale = False  # a ply was refused: the game was taken back elsewhere
-        self._finished = self.store.game(self.game_id).is_finished
 
     def _on_commit(self, ply: Ply) -> None:
-        """The controller's commit hook: the ply is on disk when this returns.
-
-        If the game was taken back elsewhere (`games takeback`) since the session last looked,
-        the store refuses the ply (it is numbered for the longer game). The ply is then kept
-        off the disk, and the store is read again at once: the controller takes back this ply
-        and the ones taken back elsewhere, and the players rebuild the stored position.
-        """
-        n = None
-        try:
-            n = self.store.add_ply(self.game_id, ply, index=len(self._plies))
-        except StoreError:
-            if self.store.game(self.game_id).ply_count >= len(self._plies):
-                raise  # not a takeback: someone else wrote to this game
-            log.warning("game %d was taken back elsewhere: %s is not stored", self.game_id, ply)
-            self._polled = -float("inf")  # look at the store before the next frame
-            self._stale = True  # until then, nothing is written for this game
+        """The controller's commit hook: the ply is on disk when this returns (unless the game
+        was taken back elsewhere: see `StoredGame.commit`), its time on the clock."""
+        n = self.stored.commit(ply)
         # (charged even when refused: its takeback refunds)
         charged = self.aids.committed(self.controller, ply, self.now())
         if charged is not None and n is not None:
             self.store.set_ply_time(self.game_id, n, *charged)
-        self._plies.append(ply)
         self.rebuild = []
 
     def _on_undo(self) -> None:
         """The controller's takeback hook: delete the stored ply, say what to rebuild."""
-        if not self._plies:
-            return
-        if self._external_undos:  # `dvonn-board games takeback` already deleted it
-            self._external_undos -= 1
-        else:
-            self.store.undo_ply(self.game_id)
-        self.aids.taken_back()
-        before = Board.from_plies(self._plies)
-        after = before.copy()
-        after.pop()
-        self._plies.pop()
-        self.rebuild = rebuild_lines(before, after)
-        log.info("took back %s; rebuild: %s", before.move_stack[-1], "; ".join(self.rebuild))
+        rebuild = self.stored.undo()
+        if rebuild is not None:
+            self.aids.taken_back()
+            self.rebuild = rebuild
 
     def _poll_store(self) -> None:
         """Notice takebacks made in the database by another process (the `games` command)."""
-        now = self.clock()
-        if now - self._polled < self.POLL_SECONDS:
-            return
-        self._polled = now
-        stored = self.store.game(self.game_id).ply_count
-        before = Board.from_plies(self._plies) if len(self._plies) > stored else None
-        while len(self._plies) > stored:
-            # The controller takes back as the button would (a forced pass with the move before
-            # it); the plies the store no longer holds are not deleted again.
-            held = len(self._plies)
-            self._external_undos = held - stored
-            self.controller.button("undo")
-            if len(self._plies) == held:  # the controller would not take back now
-                log.warning("game %d was taken back to %d plies elsewhere; the board keeps %d",
-                            self.game_id, stored, held)
-                break
-        self._external_undos = 0
-        self._stale = False
-        if before is not None:  # from the pieces as they stand to the stored game
-            self.rebuild = rebuild_lines(before, Board.from_plies(self._plies))
+        rebuild = self.stored.poll(lambda: self.controller.button("undo"))
+        if rebuild is not None:
+            self.rebuild = rebuild
 
     def _do_actions(self) -> None:
         if self.buttons is not None:
@@ -389,26 +324,18 @@ class Session:
             log.warning("unknown action %r ignored", action)
 
     def _new_game(self, tags: dict[str, str], plies: Sequence[Ply] = ()) -> None:
-        info = self.store.game(self.game_id)
-        if not info.is_finished:
-            self.store.finish(self.game_id, "*" if not self.controller.state.board.is_over()
-                              else None)
         if self.time_control is not None:
             tags = {**tags, "TimeControl": str(self.time_control)}
-        self.game_id = self.store.new_game(tags)
+        self.stored.next_game(tags, self.controller.state.board.is_over(), plies)
         self.aids.new_clock()
         self.rebuild = []
         self.resumed = False
         if plies:
-            for n, ply in enumerate(plies):
-                self.store.add_ply(self.game_id, ply, index=n)
             before, board = self.controller.state.board, self.store.board(self.game_id)
             self._start_controller(board)
             self.rebuild = rebuild_lines(before, board)
         elif hasattr(self.controller, "new_game"):  # keeps what it learnt about the sensors
             self.controller.new_game()
-            self._plies, self._external_undos, self._finished = [], 0, False
-            self._stale = False
         else:
             self._start_controller(Board())
 
@@ -416,12 +343,9 @@ class Session:
     def _tick_clock(self) -> None:
         """Run or stop the clocks for this state; a flag ends the game and is stored."""
         flagged = self.aids.tick(self.controller, self.now())
-        if flagged is not None and not self._finished:
+        if flagged is not None and not self.stored.finished:
             from .clock import flag_message, flag_result
-            result = flag_result(flagged)
-            self.store.set_tags(self.game_id, Result=result, Termination="time forfeit")
-            self.store.finish(self.game_id, result)
-            self._finished = True
+            self.stored.finish(flag_result(flagged), termination="time forfeit")
             log.info("game %d: %s", self.game_id, flag_message(flagged))
 
     def _after_change(self) -> None:
@@ -438,11 +362,7 @@ class Session:
         if changed:
             self._snapshot = snapshot
             over = board.is_over() or getattr(self.controller, "ended", None) is not None
-            if (over != self._finished and board.ply_count == len(self._plies)
-                    and not self._stale):
-                if over:
-                    self.store.finish(self.game_id)
-                self._finished = over  # a takeback reopens the game (the store did too)
+            self.stored.follow(over, board.ply_count)
             self._lit = guidance.signals(state)
         frame = guidance.frame(self._lit, self.now())
         if frame != self.leds_shown:

@@ -344,7 +344,7 @@ class Store:
         tags = {"Date": info.started[:10].replace("-", "."), **info.tags}
         times = self.ply_times(game_id)
         if times:
-            from .clock import ply_times_tag
+            from .time_control import ply_times_tag
             tags["PlyTimes"] = ply_times_tag(times)
         return GameRecord(tags=tags, plies=self.plies(game_id), resigned=info.resigned)
 

@@ -18,7 +18,7 @@ import io
 from rich.console import Console, Group
 from rich.text import Text
 
-from .clock import format_time
+from .time_control import format_time
 from .colours import BY_NAME, PATTERN_WORDS, SIGNAL_WORDS
 from .guidance import signals
 from .i18n import N_, _

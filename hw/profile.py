@@ -29,10 +29,11 @@ from typing import Any
 
 from firmware_py.errors import ProfileError
 from firmware_py.interfaces import BUTTON_EVENTS
-from firmware_py.spaces import INDEX, N_SPACES, SPACES
+from firmware_py.spaces import N_SPACES
 
 from .geometry import Geometry
 from .profile_reading import Table, int_list
+from .profile_wiring import BCM_PINS, MUX_INPUTS, SpaceWiring, check_pins, read_spaces
 
 ADC_BITS = {"MCP3008": 10, "MCP3208": 12, "RP2040": 12}
 SCANNER_KINDS = ("serial", "direct")
@@ -40,8 +41,6 @@ LED_DRIVERS = ("serial", "ws281x", "pio", "none")
 LED_TYPES = ("WS2812", "WS2812B", "WS2811", "SK6812", "SK6812MINI")  # 3 bytes per LED
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 PIECE_KINDS = ("white", "black", "dvonn")
-MUX_INPUTS = 16  # 74HC4067
-BCM_PINS = range(2, 28)
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
 
 
@@ -119,20 +118,6 @@ class Magnet:
     height_mm: float
     grade: str = "N52"
     strength_spread: float = 0.05
-
-
-@dataclass(frozen=True)
-class SpaceWiring:
-    index: int
-    name: str
-    mux: int
-    input: int
-    led: int
-
-    @property
-    def channel(self) -> int:
-        """The scanner channel: position of this space's reading in a serial SENSOR_FRAME."""
-        return self.mux * MUX_INPUTS + self.input
 
 
 @dataclass(frozen=True)
@@ -307,12 +292,12 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         t.done()
 
     geometry = _geometry(top.table("geometry") or Table({}, "geometry"))
-    spaces = _spaces(top.table("spaces", required=True), mux, leds)
+    spaces = read_spaces(top.table("spaces", required=True), mux.count, leds)
     top.done()
     profile = Profile(name=name, scanner=scanner, adc=adc, mux=mux, sensor=sensor, leds=leds,
                       buttons=buttons, magnets=magnets, spaces=spaces, source=source,
                       geometry=geometry, voice=voice)
-    _check_pins(profile)
+    check_pins(profile)
     return profile
 
 
@@ -327,63 +312,6 @@ def _geometry(t: Table) -> Geometry:
     for key, problem in geometry.problems():
         raise ProfileError(t.path(key), problem)
     return geometry
-
-
-def _spaces(t: Table, mux: MuxConfig, leds: LedConfig) -> tuple[SpaceWiring, ...]:
-    wiring: dict[int, SpaceWiring] = {}
-    sensor_owner: dict[tuple[int, int], str] = {}
-    led_owner: dict[int, str] = {f: f"leds.status[{i}]" for i, f in enumerate(leds.status)}
-    for name in sorted(t.data, key=lambda n: INDEX.get(n.lower(), 99)):
-        key = t.path(name)
-        if name.lower() not in INDEX or name != name.lower():
-            raise ProfileError(key, "no such space (spaces are a1..k5, lower case)")
-        s = t.table(name)
-        sensor = s.get("sensor", list, what="[mux, input]")
-        if (len(sensor) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in sensor)):
-            raise ProfileError(s.path("sensor"), f"expected [mux, input], got {sensor!r}")
-        m, i = sensor
-        if not 0 <= m < mux.count:
-            raise ProfileError(s.path("sensor"), f"mux {m} out of range 0..{mux.count - 1}")
-        if not 0 <= i < MUX_INPUTS:
-            raise ProfileError(s.path("sensor"), f"input {i} out of range 0..{MUX_INPUTS - 1}")
-        if (m, i) in sensor_owner:
-            raise ProfileError(s.path("sensor"), f"mux {m} input {i} is already used by {sensor_owner[m, i]}")
-        sensor_owner[m, i] = name
-        led = s.get("led", int, what="an LED index")
-        if not 0 <= led < leds.count:
-            raise ProfileError(s.path("led"), f"index {led} out of range 0..{leds.count - 1}")
-        if led in led_owner:
-            raise ProfileError(s.path("led"), f"index {led} is already used by {led_owner[led]}")
-        led_owner[led] = name
-        s.done()
-        index = INDEX[name]
-        wiring[index] = SpaceWiring(index, name, m, i, led)
-    missing = [SPACES[i] for i in range(N_SPACES) if i not in wiring]
-    if missing:
-        raise ProfileError(t.key, f"missing {', '.join(missing)} (every space needs a sensor and an LED)")
-    if len(set(leds.status)) != len(leds.status):
-        raise ProfileError("leds.status", "an LED is listed twice")
-    return tuple(wiring[i] for i in range(N_SPACES))
-
-
-def _check_pins(p: Profile) -> None:
-    """The Pi's GPIOs used twice (only those the Pi itself drives)."""
-    if p.scanner.kind != "direct" and p.buttons is None and p.leds.driver not in ("ws281x", "pio"):
-        return
-    owner: dict[int, str] = {}
-    uses: list[tuple[str, int]] = []
-    if p.scanner.kind == "direct":
-        uses += [(f"mux.select[{i}]", pin) for i, pin in enumerate(p.mux.select)]
-        spi = {0: (8, 9, 10, 11), 1: (16, 19, 20, 21)}[p.adc.spi_port]
-        uses += [(f"adc.spi_port ({p.adc.type} on SPI{p.adc.spi_port})", pin) for pin in spi]
-    if p.leds.driver in ("ws281x", "pio"):
-        uses.append(("leds.gpio", p.leds.gpio))
-    if p.buttons is not None:
-        uses += [(f"buttons.{event}", pin) for event, pin in p.buttons.pins.items()]
-    for key, pin in uses:
-        if pin in owner and not (key.startswith("adc.") and owner[pin].startswith("adc.")):
-            raise ProfileError(key, f"GPIO {pin} is already used by {owner[pin]}")
-        owner.setdefault(pin, key)
 
 
 def packaged_profiles() -> list[str]:

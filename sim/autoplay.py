@@ -37,7 +37,7 @@ from firmware_py.rules import BLACK, WHITE, Board, Ply
 from firmware_py.hints import computer_hint
 
 from .board import SimBoard
-from .params import Params
+from .params import Params, adc_board
 from .players import Mistakes, Players
 
 COLOURS = {"white": WHITE, "black": BLACK}
@@ -172,11 +172,11 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         `max_plies`, the record and the truth);
     replay: a record's plies to replay as `play --replay` does: the LEDs show each next ply
         (as the computer's) and both sides' scripted players carry out what they show;
-    time_control: a `clock.TimeControl`: the game clock runs in simulated time as in `play
+    time_control: a `time_control.TimeControl`: the game clock runs in simulated time as in `play
         --clock` (a flag ends the game: the record is then shorter than the truth);
     preset: the simulated board (`dvonn_sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
-        (an MCP3008 on the direct path);
+        (an MCP3008 on the direct path: `params.ADC_BOARDS`);
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
         there, `stalled`;
     hints: 'on' or 'off': the people sometimes ask for a hint (`hint_asker`; None: never);
@@ -188,7 +188,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         ai = list(COLOURS)  # both sides carry out what the LEDs show
         max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
-    board = SimBoard(Params.preset(preset, noise=noise, adc_bits=adc_bits), seed=seed)
+    board = SimBoard(Params.preset(preset, noise=noise, **adc_board(adc_bits)), seed=seed)
     begin = Board.from_plies([Ply.parse(str(p)) for p in start]) if start else None
     if begin is not None:
         board.setup(begin)
@@ -200,6 +200,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         from firmware_py.study import RecordPlayer
         thinkers = [RecordPlayer(COLOURS[c], [Ply.parse(str(p)) for p in replay]) for c in ai]
     controller = Controller(board=None if begin is None else begin.copy(), adc_max=board.adc_max,
+                            reading_step=board.reading_step,
                             **(controller_options or {}))
     controller.computer = computer  # plies on its turns must be the hint shown
     if voice is not None:

@@ -108,6 +108,11 @@ class SimBoard:
             self.model = FieldModel(params)
         self.changed()
 
+    @property
+    def reading_step(self) -> float:
+        """The finest step of a reading (codes): 1, or 1/N as the direct scanner reports."""
+        return self._params.reading_step
+
     def set_noise(self, level: str | float) -> None:
         """Noise per raw sample: 'clean', 'default', 'poor', 'bad' or mT."""
         self.params = self._params.replace(noise_mt=noise_level(level))

@@ -42,6 +42,7 @@ def simulated_board(noise: str | float | None = "default", *, seed: int = 0,
                                 sensitivity_mv_per_mt=profile.sensor.mv_per_mt,
                                 supply_v=profile.sensor.supply_v,
                                 oversample=profile.sensor.oversample,
+                                scanner=profile.scanner.kind,
                                 frame_rate=float(profile.scanner.rate_hz))
     if clock is None and speed is not None:
         clock = RealTimeClock(speed)

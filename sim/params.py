@@ -106,6 +106,8 @@ class Params:
     noise_mt: float = 0.1                # white, RMS per raw sample
     oversample: int = 8                  # raw samples averaged per reading
     sample_us: float = 20.0              # time between raw samples while scanning a frame
+    scanner: str = "serial"              # "serial": the Pico sends each reading rounded to a
+    #                                      whole code; "direct": the Pi keeps the exact mean
     adc_bits: int = 12
     adc_vref: float = 3.3
     adc_inl_lsb: float = 1.0             # ADC integral non-linearity: a bow of this many codes
@@ -116,6 +118,12 @@ class Params:
     @property
     def adc_max(self) -> int:
         return (1 << self.adc_bits) - 1
+
+    @property
+    def reading_step(self) -> float:
+        """The finest step of a reading in codes: whole codes from the serial scanner, 1/N
+        code from the direct scanner's mean of N raw samples."""
+        return 1.0 / self.oversample if self.scanner == "direct" else 1.0
 
     @property
     def frame_period(self) -> float:
@@ -198,10 +206,32 @@ class Params:
             for k in ("diameter_mm", "thickness_mm", "br_mt"):
                 if not getattr(m, k) > 0:
                     raise ProfileError(f"magnets.{kind}.{k}", "must be > 0")
+        if self.scanner not in SCANNERS:
+            raise ProfileError("scanner", f"expected one of {', '.join(SCANNERS)}, "
+                                          f"got {self.scanner!r}")
         lo, hi = self.carry_height_mm
         if not 0 < lo <= hi:
             raise ProfileError("carry_height_mm", "must be [low, high] with 0 < low <= high")
 
+
+SCANNERS = ("serial", "direct")
+
+ADC_BOARDS: dict[int, dict] = {
+    12: {},  # the reference board: the Pico's 12-bit ADC, whole codes over serial
+    # The `direct` profile with an MCP3008: 10 bits, each reading the mean of 4 raw samples
+    # (hw/profiles/direct.toml says why 4) about 36 us apart, a fraction of a code. The
+    # default noise per sample (0.1 mT, sensing.md's figure) is half a 10-bit code: it dithers.
+    10: {"adc_bits": 10, "scanner": "direct", "oversample": 4, "sample_us": 36.0},
+}
+"""What `--adc BITS` stands for: keyword changes to a preset (autoplay, bench inference)."""
+
+
+def adc_board(bits: int) -> dict:
+    """The changes to a preset for a board with a `bits`-bit ADC (`ADC_BOARDS`)."""
+    if bits not in ADC_BOARDS:
+        raise ProfileError("adc_bits", f"expected one of {', '.join(map(str, ADC_BOARDS))}, "
+                                       f"got {bits!r}")
+    return ADC_BOARDS[bits]
 
 IMPERFECTIONS = ("strength_spread", "magnet_offset_mm", "placement_mm", "misalign_mm",
                  "nudge_mm", "hover_chance", "offset_spread_mt", "gain_spread",

@@ -247,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             level = args.noise
         params = params.replace(noise_mt=noise_level(level))
+        if params.scanner != "serial":  # the direct scanner is the Pi's own, not on a port
+            raise ProfileError("scanner", "a scanner on a serial port is \"serial\" (it sends "
+                                          f"whole codes), not {params.scanner!r}")
     except ProfileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

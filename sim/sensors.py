@@ -7,7 +7,9 @@ values exponentially), white noise on every raw sample, rare single-sample spike
 average out), the field of the LED current (`led_mt`, set by the board from what its LEDs show),
 saturation of the sensor's output, the ADC's resolution, reference and non-linearity (a smooth
 bow of `adc_inl_lsb` codes plus uneven code widths of +-`adc_dnl_lsb`), and `oversample` raw
-samples averaged into one reading (rounded to a whole code, as the scanner sends it). Faults
+samples averaged into one reading (rounded to a whole code, as the serial scanner sends it; the
+direct scanner, `scanner = "direct"`, keeps the mean's fraction of a code: each raw sample's own
+noise dithers the ADC, so the mean resolves steps finer than one code). Faults
 can be injected on demand:
 
 - ``dead``: the sensor gives no output (reads code 0, as with a broken supply);
@@ -57,7 +59,7 @@ class SensorArray:
         self.led_mt = np.zeros(N_SPACES)  # the LEDs' field at each sensor now (the board sets it)
         self.faults: dict[int, tuple[str, float | int | None]] = {}
         self.swaps: list[tuple[int, int]] = []
-        self._last = np.full(N_SPACES, 1 << (p.adc_bits - 1), dtype=np.int64)
+        self._last = np.full(N_SPACES, 1 << (p.adc_bits - 1))
 
     @property
     def params(self) -> Params:
@@ -79,7 +81,7 @@ class SensorArray:
             raise ValueError(f"unknown fault {fault!r} (one of {', '.join(FAULTS)})")
         _check_space(space)
         if fault == "stuck" and value is None:
-            value = int(self._last[space])
+            value = self._last[space].item()
         if fault == "noisy" and value is None:
             value = 2.0
         self.faults[space] = (fault, value)
@@ -139,7 +141,9 @@ class SensorArray:
         if p.adc_inl_lsb or p.adc_dnl_lsb:
             ideal = self._nonlinear(ideal)
         codes = np.clip(np.floor(ideal + 0.5), 0, p.adc_max)
-        out = np.floor(codes.mean(axis=1) + 0.5).astype(np.int64)
+        out = codes.mean(axis=1)
+        if p.scanner == "serial":
+            out = np.floor(out + 0.5).astype(np.int64)
         for space, (fault, value) in self.faults.items():
             if fault == "dead":
                 out[:, space] = 0

@@ -1,19 +1,20 @@
 """The session's collaborators split out of session.py and sim/hand.py (issue 13): the clock,
-hint and voice wiring (`aids.Aids`), the rebuild lines, and the hand's timeline and paths."""
+hint and voice wiring (`aids.Aids`), the scanner link (`link_watch.LinkWatch`), the rebuild
+lines, and the hand's timeline and paths."""
 
 import doctest
 
 import numpy as np
 import pytest
 
-from firmware_py import aids, hints, rebuild
+from firmware_py import aids, hints, link_watch, rebuild
 from firmware_py.aids import Aids
 from firmware_py.clock import TimeControl
 from firmware_py.rules import Board
 from firmware_py.state import BoardState
 
 
-@pytest.mark.parametrize("module", [aids, hints, rebuild])
+@pytest.mark.parametrize("module", [aids, hints, link_watch, rebuild])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -93,3 +94,20 @@ def test_the_hand_timeline_skips_an_action_no_longer_possible_and_logs_it():
     assert tl.idle() and board.changes == 1
     x, y, h = tl.position(np.array([3.0, 4.0]))
     assert list(h) == [80.0, 80.0]
+
+
+def test_a_lost_link_is_shown_with_what_a_wrong_firmware_asks_of_the_player():
+    from firmware_py.errors import FirmwareMismatch, LinkLost
+    from firmware_py.link_watch import LinkWatch
+    link = LinkWatch(clock=lambda: 50.0)
+    state = BoardState(board=Board(), mode="idle", message="white to play")
+    assert link.show(state) is state  # up: the controller's own state
+    assert link.lost(LinkLost("unplugged"))
+    shown = link.show(state)
+    assert (shown.mode, shown.message) == ("link_lost", "scanner link lost: play paused")
+    assert state.mode == "idle"  # a copy: the controller's state is untouched
+    assert not link.lost(FirmwareMismatch("update the scanner: python -m dvonn_hw.firmware"))
+    assert link.show(state).message == ("scanner link lost: play paused; "
+                                        "update the scanner: python -m dvonn_hw.firmware")
+    assert link.frame(3.0) and link.why == "update the scanner: python -m dvonn_hw.firmware"
+    assert link.show(state) is state and link.now() == 3.0

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from firmware_py import clock as clock_module
-from firmware_py.clock import (ClockWatch, GameClock, TimeControl, format_time,
-                               parse_ply_times, ply_times_tag)
+from firmware_py import clock as clock_module, time_control
+from firmware_py.clock import ClockWatch, GameClock
+from firmware_py.time_control import TimeControl, format_time, parse_ply_times, ply_times_tag
 from firmware_py.colours import BY_RGB
 from firmware_py.controller import Controller
 from firmware_py.guidance import CORNERS, signals
@@ -21,8 +21,9 @@ from firmware_py.store import Store
 from dvonn_sim.board import SimBoard
 
 
-def test_doctests():
-    assert doctest.testmod(clock_module).failed == 0
+@pytest.mark.parametrize("module", [clock_module, time_control])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
 
 
 @pytest.mark.parametrize("text, base, inc", [

@@ -167,3 +167,22 @@ def test_a_database_locked_too_long_ends_play_with_a_message_and_status_1(monkey
     assert leds.closed and source.closed
     with Store(db) as store:
         assert [str(p) for p in store.plies(store.unfinished().id)] == TOKENS[:1]
+
+
+def test_play_tells_the_controller_the_step_of_the_sources_readings(monkeypatch, tmp_path):
+    # The direct scanner's readings are means in 1/N codes; a serial scanner's whole codes.
+    class QuarterCodes(CtrlC):
+        reading_step = 0.25
+
+    seen = []
+
+    def factory(**options):
+        seen.append(options["reading_step"])
+        return OccupancyController
+
+    monkeypatch.setattr(play, "make_controller_factory", factory)
+    for source, step in ((QuarterCodes([set()]), 0.25), (CtrlC([set()]), 1.0)):
+        monkeypatch.setattr(hw, "open_board", lambda profile, port=None, s=source:
+                            (s, RecordingLeds(), None), raising=False)
+        assert main(["play", "--db", str(tmp_path / "g.sqlite3")]) == 130
+        assert seen[-1] == step

@@ -104,6 +104,19 @@ def test_a_sensor_stuck_at_its_empty_reading_is_found_by_its_missing_noise():
     assert "e3" in c.state.message
 
 
+def test_on_a_ten_bit_direct_board_healthy_sensors_stay_trusted_and_a_stuck_one_is_found():
+    # An MCP3008 (0.2 mT a code) read as means of 4 samples: no healthy sensor repeats its
+    # reading, so the stuck test works there as on 12 bits, and marks only the stuck one.
+    from dvonn_sim.params import adc_board
+    sim = SimBoard(Params.preset("default", **adc_board(10)), seed=8)
+    c = Controller(adc_max=sim.adc_max, reading_step=sim.reading_step)
+    run(sim, c, 6.0)  # longer than the stuck test's 2 s, on the empty board
+    assert c.state.mode == "idle" and not c.faulty
+    sim.fail(E3, "stuck")
+    run(sim, c, 3.0)
+    assert c.faulty.keys() == {E3} and "e3" in c.state.message
+
+
 # -- a sensor failing during the game ------------------------------------------------------------
 
 @pytest.mark.parametrize("fault, at_ply, seed", [("dead", 30, 11), ("dead", 60, 12),

@@ -12,7 +12,7 @@ from dvonn_sim.autoplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent / "firmware_py"
 COLLABORATORS = ("controller", "faults", "questions", "recorder", "mismatch", "script", "state",
-                 "reference")
+                 "reference", "startup", "decisions")
 
 
 def table() -> dict[str, set[str]]:

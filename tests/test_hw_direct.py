@@ -113,6 +113,23 @@ def test_mcp3008_ten_bit_codes(factory):
     adc.close()
 
 
+def test_mcp3008_oversampled_readings_keep_their_fraction_of_a_code(factory):
+    # Four samples of one channel that noise spreads over two codes: the reading is their
+    # mean, 300.25 or 300.75, not a rounded 300 or 301 (the fraction is what averaging gives).
+    board = [300 + (ch % 2) for ch in range(64)]
+    adc = FakeMuxedADC(factory, board, bits=10, wobble=(0, 0, 0, 1))
+    profile = load_profile("direct")
+    assert profile.sensor.oversample == 4  # the direct profile's frame budget
+    scanner = DirectScanner.from_profile(profile, adc_type="MCP3008", pin_factory=factory,
+                                         settle_us=0)
+    assert scanner.oversample == 4 and scanner.reading_step == 0.25
+    raw = scanner.read_frame(timeout=1).raw
+    assert raw == tuple(board[ch] + 0.25 for ch in profile.channels)
+    assert adc.samples == 4 * N_SPACES
+    scanner.close()
+    adc.close()
+
+
 class SteppedClock:
     def __init__(self):
         self.now = 100.0
@@ -165,6 +182,8 @@ def test_bad_wiring_is_refused(factory):
         DirectScanner(tuple(range(60, 60 + N_SPACES)), pin_factory=factory, readers=[int] * 4)
     with pytest.raises(ValueError, match="unknown ADC"):
         DirectScanner(tuple(range(N_SPACES)), adc_type="ADS1115", pin_factory=factory)
+    with pytest.raises(ValueError, match="oversample: 0 is outside 1..64"):
+        DirectScanner(tuple(range(N_SPACES)), oversample=0, pin_factory=factory)
 
 
 def test_pin_in_use_is_hardware_unavailable(factory):
@@ -183,6 +202,29 @@ def test_pin_in_use_is_hardware_unavailable(factory):
 def test_benchmark_reports_figures():
     r = benchmark(frames=5, oversample=2)
     assert r["reads_per_frame"] == 98 and r["scan_us"] > 0 and r["loop_us"] > 0
+
+
+def test_frame_time_with_the_adc(factory):
+    from dvonn_hw.direct_scanner import frame_time
+
+    adc = FakeMuxedADC(factory, codes(), bits=10)
+    scanner = DirectScanner.from_profile(load_profile("direct"), adc_type="MCP3008",
+                                         pin_factory=factory)
+    r = frame_time(scanner, frames=1)  # bit-banged mock SPI: slow, but every sample is real
+    assert adc.samples == 3 * 4 * N_SPACES and r["oversample"] == 4
+    assert r["scan_us"] > r["sample_us"] * 4 * N_SPACES > 0 and r["share"] > 0
+    scanner.close()
+    adc.close()
+
+
+def test_frame_time_off_the_pi_says_why_in_one_line(monkeypatch, capsys):
+    from dvonn_hw.direct_scanner import main
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    assert main(["--profile", "direct", "--frames", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("direct scanner: ") and len(err.splitlines()) == 1
 
 
 def test_spi_problem_names_what_is_missing(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import time
 import aiohttp
 import pytest
 
-from firmware_py.remote import client, ending, follow, game as game_mod, host as host_mod
+from firmware_py.remote import channel, client, ending, follow, game as game_mod, host as host_mod
 from firmware_py.remote import line, protocol
 from firmware_py.remote.game import Refused, RemoteGame
 from firmware_py.remote.host import Bucket, RemoteButtons, RemoteHost, answer, role_for
@@ -22,7 +22,7 @@ from firmware_py.state import BoardState
 
 
 def test_doctests():
-    for module in (line, protocol, client, host_mod, game_mod, ending, follow):
+    for module in (line, protocol, channel, client, host_mod, game_mod, ending, follow):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 

@@ -208,3 +208,34 @@ def test_a_hand_hovers_just_above_the_landing_before_contact():
     span, h = max(runs)
     assert 0.1 - 0.02 <= span <= 0.8 and 0.5 <= h - rest <= 3.0
     assert board.stack("f3") == ("B", "W")
+
+
+def test_the_direct_scanner_keeps_the_fraction_that_noise_dithers():
+    # A field 0.3 code above mid-scale on a 10-bit ADC with sensing.md's 0.1 mT (half a code)
+    # of noise per raw sample: the serial scanner sends whole codes; the direct scanner's
+    # readings are means of 4 samples in quarter codes, and they average to the true reading.
+    times = np.arange(400) * 0.01
+    field = np.full(N_SPACES, 0.3 / (16.5 / 3300 * 1024))
+    serial = read(SensorArray(ideal(adc_bits=10, noise_mt=0.1), seed=21), field, times)
+    assert np.all(serial == np.round(serial))
+    s = SensorArray(ideal(adc_bits=10, noise_mt=0.1, scanner="direct", oversample=4), seed=21)
+    direct = read(s, field, times)
+    assert np.any(direct != np.round(direct)) and np.all(direct * 4 == np.round(direct * 4))
+    assert abs(direct.mean() - s.code_of(field[0])) < 0.03
+    assert 0.2 < direct.std() < 0.35  # half a code per sample (and its rounding) / sqrt(4)
+
+
+def test_the_ten_bit_board_is_the_direct_mcp3008_and_the_pty_scanner_is_serial(tmp_path, capsys):
+    from dvonn_sim.params import adc_board
+    from dvonn_sim.pty_scanner import main
+    p = Params.preset("default", **adc_board(10))
+    assert (p.adc_bits, p.scanner, p.oversample, p.reading_step) == (10, "direct", 4, 0.25)
+    assert Params.preset("default", **adc_board(12)).reading_step == 1.0
+    with pytest.raises(ProfileError, match="adc_bits: expected one of 12, 10"):
+        adc_board(8)
+    with pytest.raises(ProfileError, match="scanner: expected one of serial, direct"):
+        Params.from_dict({"scanner": "spi"})
+    direct = tmp_path / "direct.toml"
+    direct.write_text('scanner = "direct"\n')
+    assert main(["--params", str(direct)]) == 2  # a serial port carries whole codes
+    assert "scanner: a scanner on a serial port is" in capsys.readouterr().err

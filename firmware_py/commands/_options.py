@@ -8,10 +8,10 @@ from __future__ import annotations
 
 
 def clock_argument(text: str):
-    """`--clock` for argparse: a `clock.TimeControl`, or its own sentence on a bad value."""
+    """`--clock` for argparse: a `time_control.TimeControl`, or its own sentence on a bad value."""
     import argparse
 
-    from ..clock import TimeControl
+    from ..time_control import TimeControl
     try:
         return TimeControl.parse(text)
     except ValueError as e:

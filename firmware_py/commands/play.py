@@ -214,7 +214,9 @@ def run(args) -> int:
     try:
         from ..calibration import load_or_nominal
         calibration = load_or_nominal(calibration_path(args), adc_max=source.adc_max)
-        make_controller = make_controller_factory(calibration=calibration, spec=spec)
+        # The direct scanner's readings are means with a fraction of a code (`reading_step`).
+        make_controller = make_controller_factory(
+            calibration=calibration, spec=spec, reading_step=getattr(source, "reading_step", 1.0))
         store = Store(args.db)
         study.prepare(store)  # --from: the record's position, resumed below
         joined = remote.prepare(store, args.new)  # --join: the host's game, resumed below

@@ -13,51 +13,26 @@ host's record comes back shorter, the local board takes back too. The confirm bu
 draw offer; the new game button asks "end the game?" (`ending.Menu`: a draw offer or
 resignation), and the local page does the same through `end`. A game the host ends (resigned,
 draw agreed) ends on this board too.
+
+The WebSocket itself (opening it again, asking with an id) is `channel.Channel`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import logging
-import threading
-from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from urllib.parse import urlsplit, urlunsplit
 
 from ..i18n import _
 from ..rules import BLACK, WHITE
 from . import protocol
+from .channel import Channel, JoinError, channel_url
 from .ending import Menu, summary
 from .game import Refused, ending_words
 from .line import Line, tokens, turn_start
 
 log = logging.getLogger(__name__)
-RETRY_S = (0.1, 0.2, 0.5, 1.0, 2.0)  # pauses before reconnecting, then the last one again
 ANSWER_S = 3.0  # seconds the local page waits for the host's answer
-
-
-class JoinError(Exception):
-    """The invitation link cannot be used (the text says why)."""
-
-
-def channel_url(link: str) -> str:
-    """The live channel of an invitation link.
-
-    >>> channel_url("http://127.0.0.1:8090/play?token=abc")
-    'ws://127.0.0.1:8090/ws?token=abc'
-    >>> channel_url("https://board.example.org/dvonn/play?token=abc")
-    'wss://board.example.org/dvonn/ws?token=abc'
-    """
-    parts = urlsplit(link.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise JoinError(f"{link!r}: expected the invitation link, http(s)://HOST:PORT/play?token=...")
-    if "token=" not in parts.query:
-        raise JoinError(f"{link!r}: the link has no token (copy the whole invitation link)")
-    path = parts.path.rsplit("/", 1)[0] + "/ws"
-    return urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc, path,
-                       parts.query, ""))
 
 
 class RemoteClient:
@@ -65,39 +40,37 @@ class RemoteClient:
     `attach(session)` follows the local game, `close()` ends it."""
 
     def __init__(self, link: str):
-        self.url = channel_url(link)
+        self.channel = Channel(channel_url(link), self._on_message, self._sender)
         self.colour: int | None = None      # the colour the local player plays
         self.line: Line | None = None       # the host's plies, the session's shown plies
         self.state: dict | None = None      # the host's last state message
         self._early_state: dict | None = None  # a state that came before the hello
-        self.connected = threading.Event()
-        self.connections = 0                # how many times the channel was opened
         self.errors: list[str] = []         # the host's refusals, newest last
         self._session = None
         self._own: list[str] = []
         self._held: int | None = None  # a takeback to follow: the record's length after it
         self._listeners: list = []
         self.menu = Menu()                  # the board's buttons ending the game
-        self._asked: dict[int, Future] = {}  # the host's answers awaited, by message id
-        self._ids = itertools.count(1)
         self._ended: object = None          # the game (id) whose end this board has shown
         self._sent: set[tuple[int, str]] = set()
-        self._ws = None
-        self._hello = threading.Event()
-        self._fatal: str | None = None
-        self._closing = False
-        self.loop = asyncio.new_event_loop()
-        self._wake: asyncio.Event | None = None
-        self._thread = threading.Thread(target=self._run, name="remote-client", daemon=True)
+        self._wake: asyncio.Event | None = None  # the sender looks again (its loop's)
+
+    # The channel's figures, as the callers read them.
+    url = property(lambda self: self.channel.url, doc="the host's live channel (ws://...)")
+    loop = property(lambda self: self.channel.loop, doc="the network thread's event loop")
+    connected = property(lambda self: self.channel.connected, doc="set while the host's "
+                         "state is current (cleared when the connection drops)")
+    connections = property(lambda self: self.channel.connections,
+                           doc="how many times the channel was opened")
 
     # -- the caller's side ------------------------------------------------------------------------
     def connect(self, timeout: float = 10.0) -> int:
         """Open the channel; the colour the local player plays. JoinError when the host cannot
         be reached in `timeout` seconds or refuses the link."""
-        self._thread.start()
-        if not self._hello.wait(timeout) or self._fatal:
+        self.channel.start()
+        if not self.channel.answered.wait(timeout) or self.channel.fatal:
             self.close()
-            raise JoinError(self._fatal or f"no answer from {self.url} in {timeout:.0f} s")
+            raise JoinError(self.channel.fatal or f"no answer from {self.url} in {timeout:.0f} s")
         return self.colour
 
     def attach(self, session) -> None:
@@ -177,7 +150,7 @@ class RemoteClient:
                    "accept_draw": ("accept", {"what": "draw", "n": n}),
                    "decline_draw": ("decline", {"what": "draw"}),
                    "resign": ("resign", {})}[kind]
-        answer = self._ask(*message)
+        answer = self.channel.ask(*message)
         if not wait:
             return _("sent to the host")
         try:
@@ -192,15 +165,11 @@ class RemoteClient:
         return summary(state, state["colour"], self.menu) if state else None
 
     def close(self) -> None:
-        self._closing = True
-        if self._thread.is_alive():
-            self.loop.call_soon_threadsafe(self._stop_soon)
-            self._thread.join(5)
+        self.channel.close()
 
     def drop(self) -> None:
         """Close the current connection (it is opened again): for tests of the reconnection."""
-        if self._ws is not None:
-            asyncio.run_coroutine_threadsafe(self._ws.close(), self.loop)
+        self.channel.drop()
 
     # -- the board's loop -------------------------------------------------------------------------
     def _observe(self, session) -> None:
@@ -220,25 +189,7 @@ class RemoteClient:
                 pass
 
     def _send_soon(self, kind: str, **fields) -> None:
-        async def send():
-            if self._ws is not None and not self._ws.closed:
-                await self._ws.send_str(protocol.message(kind, **fields))
-        asyncio.run_coroutine_threadsafe(send(), self.loop)
-
-    def _ask(self, kind: str, fields: dict) -> Future:
-        """Send a message with an id; the Future gets the host's words (or Refused)."""
-        answer: Future = Future()
-        ident = next(self._ids)
-        self._asked[ident] = answer
-
-        async def send():
-            if self._ws is None or self._ws.closed:
-                self._asked.pop(ident, None)
-                answer.set_exception(Refused(_("not connected to the host: try again")))
-                return
-            await self._ws.send_str(protocol.message(kind, id=ident, **fields))
-        asyncio.run_coroutine_threadsafe(send(), self.loop)
-        return answer
+        self.channel.send_soon(kind, **fields)
 
     def _notify(self) -> None:
         for callback in list(self._listeners):
@@ -248,65 +199,12 @@ class RemoteClient:
                 log.exception("listener failed")
 
     # -- the network thread -----------------------------------------------------------------------
-    def _stop_soon(self) -> None:
-        for task in asyncio.all_tasks(self.loop):
-            task.cancel()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            self.loop.run_until_complete(self._main())
-        except asyncio.CancelledError:
-            pass
-        finally:
-            self.loop.close()
-
-    async def _main(self) -> None:
-        import aiohttp
-
-        self._wake = asyncio.Event()
-        failures = 0
-        async with aiohttp.ClientSession() as http:
-            while not self._closing:
-                try:
-                    async with http.ws_connect(self.url, heartbeat=5,
-                                               timeout=aiohttp.ClientWSTimeout(ws_close=2)) as ws:
-                        failures = 0
-                        await self._talk(ws)
-                except aiohttp.WSServerHandshakeError as e:
-                    if e.status == 403:
-                        self._fatal = "the host refused the link: its token is not valid"
-                        self._hello.set()
-                        return
-                    log.info("host refused the connection (%s); retrying", e.status)
-                except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as e:
-                    log.info("connection to the host lost: %s", e)
-                self._ws = None
-                self.connected.clear()
-                await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
-                failures += 1
-
-    async def _talk(self, ws) -> None:
-        import aiohttp
-
-        self._ws = ws
-        self._sent.clear()  # this connection has sent nothing yet
-        self.connections += 1
-        sender = asyncio.create_task(self._sender(ws))
-        try:
-            async for msg in ws:
-                if msg.type != aiohttp.WSMsgType.TEXT:
-                    break
-                self._on_message(json.loads(msg.data))
-        finally:
-            sender.cancel()
-
     def _on_message(self, data: dict) -> None:
         kind = data.get("type")
         if kind == "hello":
             if data.get("role") != "opponent":
-                self._fatal = "this is a spectator's link: a board joins with the opponent's link"
-                self._hello.set()
+                self.channel.refuse("this is a spectator's link: a board joins with the "
+                                    "opponent's link")
                 return
             colour = {"white": WHITE, "black": BLACK}[data["colour"]]
             if self.colour is None:
@@ -325,7 +223,7 @@ class RemoteClient:
                 self._sent.clear()  # a ply refused before may be due again now
                 self.menu.disarm()
             self.connected.set()
-            self._hello.set()
+            self.channel.answered.set()
             self._follow_takeback(old, data)
             self._follow_new_game(old, data)
             self._follow_end(data)
@@ -333,15 +231,10 @@ class RemoteClient:
                 self._wake.set()
             self._notify()
         elif kind in ("ok", "error"):
-            answer = self._asked.pop(data.get("id"), None)
             if kind == "error":
                 self.errors.append(data.get("message", ""))
                 log.warning("the host says: %s", data.get("message"))
-            if answer is not None:
-                if kind == "ok":
-                    answer.set_result(data.get("message", ""))
-                else:
-                    answer.set_exception(Refused(data.get("message", "")))
+            if self.channel.answer(data):
                 if self.menu.said == _("sent to the host"):  # the board's buttons: the answer
                     self.menu.said = data.get("message", "")
                     self._notify()
@@ -381,7 +274,11 @@ class RemoteClient:
         self._session.call_soon(lambda s: s.end_game(result, words, resigned))
 
     async def _sender(self, ws) -> None:
-        """Send the local plies the host does not have yet, whenever something changed."""
+        """Send the local plies the host does not have yet, whenever something changed (the
+        channel runs it while each connection is open)."""
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._sent.clear()  # this connection has sent nothing yet
         while True:
             ply = self._due()
             if ply is not None and ply not in self._sent:

@@ -1,0 +1,148 @@
+"""What the controller does with each `inference.Decision` about a settled board, and with the
+player's answer to a question.
+
+The controller (controller.py) reads a settled snapshot and gets a `Decision`; `Decisions._act`
+carries it out, kind by kind:
+
+    kind          what happens
+    ------------  ---------------------------------------------------------------------------
+    match,        the position (with the plies made, if any) is recorded (`recorder`), the
+    commit        calibration learns from placements and the snapshot is the new reference;
+                  unless its evidence rests on a sensor not trusted (asked, `questions`) or it
+                  is not the ply the computer showed (`script`: an error)
+    lifted,       a stack in the hand: shown with its destinations, nothing recorded (on the
+    relift        computer's turn, another stack than the one it showed is an error)
+    badlift,      an error where the stack may not be lifted or set down (`mismatch`)
+    illegal
+    ambiguous     rivals fit about as well: asked (never a guess), or the recorded landing
+                  stands after a still while
+    unexplained   nothing fits: held, resynchronised, or shown as missing and extra spaces
+                  after a while (`mismatch`)
+
+`_resolve(cand)` records the answer to a question (a confirm, or a lift and set-back): the
+same recording as a commit, or an error for an illegal landing.
+
+`Decisions` is a mixin of `Controller` (it shares the controller's state). Needs: state,
+pending, stats, faults, questions, recorder, reference, mismatch, script and `_settle_mode`.
+"""
+
+from __future__ import annotations
+
+from .i18n import _
+from .inference import Decision
+from .rules import Board
+from .spaces import SPACES
+
+
+class Decisions:
+    """What the controller does with a decision and with an answer (see the module docstring)."""
+
+    def _act(self, d: Decision, snap) -> None:
+        st = self.state
+        kind = d.kind
+        self.faults.suspects = []  # offered again below while the board still disagrees there
+        if kind != "ambiguous":
+            self.questions.unsure_since = None
+        if (kind == "commit" and st.mode == "asking" and self.questions.rivals
+                and self.questions.whether
+                and d.best.key in {c.key for c in self.questions.rivals}):
+            # Asked whether it landed at all: readings that merely firm up while the board
+            # stays as it is are no answer (a stack knocked beside a space reads more like a
+            # landing the longer it is averaged); the player's answer, or a change, decides.
+            return
+        if kind in ("match", "commit"):
+            best = d.best
+            blind = self.faults.blind(best.plies)
+            if blind:  # its evidence rests on a sensor not trusted: the player says
+                self.questions.ask_blind(st, best, blind)
+                return
+            off = self.script.off_script(st.board, st.hint, best)
+            if off is not None:
+                self._flag_off_script(off)
+                return
+            ref = self.reference
+            before, before_stacks = ref.values, ref.stacks
+            changed = self.recorder.apply(st.board, best, asked=False)
+            if kind == "commit" or best.amends:  # a new last move: open only if provisional
+                self.recorder.provisional = d.provisional
+            ref.learn_placements(best, before, before_stacks, snap)
+            self.pending = {r: best.stacks[r] for r in best.pending}
+            same = best.stacks == ref.stacks  # then keep the object: its model cache
+            ref.set(snap, ref.stacks if same else best.stacks)
+            self._settle_mode()
+            if changed:
+                st.message = changed
+        elif kind == "lifted":
+            # A stack in the hand: shown, but nothing recorded while it is there (its field
+            # over the board is not modelled; a ply before it is recorded once it is set down).
+            self.mismatch.clear()
+            best = d.best
+            if (not best.plies and not best.amends
+                    and best.src != self.script.expected_src(st.board, st.hint, best.src)):
+                self._flag_off_script(None, lifted=best.src)
+                return
+            self._show_held(best)
+        elif kind == "relift":
+            self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
+        elif kind in ("badlift", "illegal"):
+            if kind == "illegal":  # the stack it was set on may have been pushed aside
+                self.reference.nudged(d.best.dst)
+            self.mismatch.illegal(st, d.best)
+        elif kind == "ambiguous":
+            stands = self.questions.stands(d, snap)
+            if stands is not None:  # the recorded landing, after a still while: it landed
+                self.recorder.provisional = False
+                self._act(Decision("match", stands, [stands], d.candidates), snap)
+                return
+            held = self.questions.ambiguous(st, d, snap)
+            if held is not None:
+                self._show_held(held)
+        else:
+            verdict = self.mismatch.unexplained(st, d, snap, self.pending)
+            if verdict == "held":
+                self._show_held(d.best)
+            elif verdict == "resync":
+                self.pending = {r: d.best.stacks[r] for r in d.best.pending}
+                self.reference.set(snap, d.best.stacks)
+                self._settle_mode()
+
+    def _resolve(self, cand, snap=None) -> None:
+        """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""
+        self.questions.clear()
+        self.recorder.provisional = False
+        self.stats["asked"] += 1
+        st = self.state
+        if cand.kind == "illegal":
+            st.clear_marks()
+            st.mode = "error"
+            st.error = [cand.dst]
+            st.message = _("{space}: not a legal destination").format(space=SPACES[cand.dst])
+            return
+        off = self.script.off_script(st.board, st.hint, cand)
+        if off is not None:
+            self._flag_off_script(off)
+            return
+        changed = self.recorder.apply(st.board, cand, asked=True)
+        self.pending = {r: cand.stacks[r] for r in cand.pending}
+        if snap is not None:
+            self.reference.set(snap, cand.stacks)
+        else:
+            self.reference.rebase(cand.stacks)
+        self._settle_mode()
+        if changed:
+            st.message = changed
+
+    def _flag_off_script(self, ply, lifted: int | None = None) -> None:
+        self.mismatch.clear()
+        self.script.flag(self.state, ply, lifted)
+        self.stats["errors"] += 1
+
+    # -- what the state shows ----------------------------------------------------------------
+    def _show_held(self, cand) -> None:
+        """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
+        self._show_lifted(cand.src, cand.board,
+                          remove=sorted(cand.pending) if cand.amends else None)
+
+    def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
+        self.mismatch.since = None
+        self.state.show_lifted(src, board, sorted(self.pending) if remove is None else remove)

@@ -1,0 +1,67 @@
+"""The first settled board (`startup.start`) with the real model, inference, fault watch and
+reference, on made-up snapshots: a new game's board must be empty, a resumed game's pieces must
+stand as recorded (the right way up) before play goes on."""
+
+from __future__ import annotations
+
+from firmware_py import reference
+from firmware_py.rules import Board, Ply
+from firmware_py.startup import start
+from firmware_py.state import BoardState
+from tests.test_controller_parts import E3, F3, parts, snap
+
+
+def started(board, values, wait_s=3.0):
+    """(what `start` returned, the state, the reference) for a first snapshot `values`."""
+    cal, inference, watch = parts()
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    st = BoardState(board=board, mode="calibrating")
+    return start(st, snap(values), watch, inference, ref, wait_s), st, ref, watch
+
+
+def with_piece_on(cal, space, mt=40):
+    values = list(cal.baseline)
+    values[space] += mt * cal.codes_per_mt
+    return values
+
+
+def test_an_empty_board_starts_a_new_game_and_is_the_first_reference():
+    cal = parts()[0]
+    ok, st, ref, watch = started(Board(), cal.baseline)
+    assert ok and ref.values == tuple(cal.baseline) and ref.stacks == [()] * len(cal.baseline)
+    assert st.mode == "calibrating" and watch.suspects == []  # the controller shows the turn
+
+
+def test_pieces_on_a_new_game_s_board_are_to_be_cleared_first():
+    cal = parts()[0]
+    ok, st, ref, watch = started(Board(), with_piece_on(cal, F3))
+    assert not ok and ref.values is None
+    assert st.extra == [F3] and st.mode == "calibrating"
+
+
+def test_a_resumed_game_whose_pieces_differ_is_unexplained_until_set_up():
+    cal = parts()[0]
+    board = Board()
+    board.push(Ply(-1, E3))
+    ok, st, ref, _ = started(board, with_piece_on(cal, F3))  # on f3 instead of e3
+    assert not ok and ref.values is None
+    assert (st.mode, st.missing, st.extra) == ("unexplained", [E3], [F3])
+    assert st.message == "set up the game as recorded: put back e3; take off f3"
+
+
+def test_a_resumed_game_s_piece_the_wrong_way_up_is_to_be_set_up_again():
+    cal = parts()[0]
+    board = Board()
+    board.push(Ply(-1, E3))  # a DVONN piece
+    upside_down = -40 * cal.polarity[board.stacks()[E3][0]]
+    ok, st, _, _ = started(board, with_piece_on(cal, E3, mt=upside_down))
+    assert not ok and st.mode == "unexplained" and st.extra == [E3] and not st.missing
+
+
+def test_a_resumed_game_as_recorded_is_the_reference():
+    cal = parts()[0]
+    board = Board()
+    board.push(Ply(-1, E3))
+    mt = 40 * cal.polarity[board.stacks()[E3][0]]
+    ok, st, ref, _ = started(board, with_piece_on(cal, E3, mt=mt))
+    assert ok and ref.stacks == board.stacks() and st.mode == "calibrating"
