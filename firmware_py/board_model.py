@@ -5,7 +5,7 @@ A sensor reads its baseline, plus its own stack (each piece's magnet, weaker the
 spaces (a few tenths of a mT, opposite sign). The model is *calibrated*: the strength of the
 bottom piece on each sensor and each neighbour's cross-talk are measured while the pieces are
 placed (`calibration`); only the shape of the fall-off with height, relative to a bottom piece,
-comes from the magnet geometry in `Geometry` (the exact field of a disc magnet, integrated here).
+comes from the magnet geometry in `board_build.Geometry` (the exact field of a disc magnet).
 
 The controller asks for *changes*: `delta(changes, ref, stacks)` predicts how each affected
 sensor moves from a settled reference snapshot when some spaces change stacks, with a variance
@@ -22,145 +22,18 @@ bottom piece's measured response).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
+from .board_build import BoardSpec, Geometry, Magnet, Tolerances, disc_bz, xy
+from .board_ranges import LEVELS, LandingFit, Ranges
 from .calibration import NEAR, Calibration
-from .spaces import COORDS, N_SPACES
+from .spaces import N_SPACES
 
-LEVELS = 16  # enough for the tallest stack the model is ever asked about
-
-
-@dataclass(frozen=True)
-class Magnet:
-    diameter_mm: float = 6.0
-    thickness_mm: float = 2.0
+__all__ = ["BoardModel", "LandingFit", "LEVELS", "BoardSpec", "Geometry", "Magnet", "Tolerances",
+           "disc_bz", "xy"]  # (the build's description is `board_build`'s, the ranges
+                             # `board_ranges`')
 
 
-@dataclass(frozen=True)
-class Geometry:
-    """The board's build, from its profile: where magnets sit relative to the sensors."""
-
-    sensor_gap_mm: float = 5.0     # sensor to the bottom face of a resting stack's bottom magnet
-    piece_pitch_mm: float = 6.0    # height of one piece
-    space_pitch_mm: float = 25.0   # between neighbouring intersections
-    magnets: dict = field(default_factory=lambda: {"W": Magnet(), "B": Magnet(),
-                                                   "D": Magnet(thickness_mm=3.0)})
-
-
-@dataclass(frozen=True)
-class Tolerances:
-    """What no board tells its software, as ranges: how far real pieces, magnets and sensors
-    stray from the drawing. Not this board's values (those are unknown) but the widest any
-    careful person's board shows, so that a reading within them is never taken as evidence.
-
-    placement_mm: a piece set on an empty space, off its intersection (people: 1.5-2.5 mm);
-    misalign_mm: each piece of a stack off the one below (1-2 mm);
-    nudge_mm: a landing shifts the stack it lands on by up to this;
-    strength: magnets +- this, piece to piece (one batch of N52 discs: 10 %);
-    gain: sensors +- this, part to part (15 %), until a piece on that sensor taught its own;
-    gain_drift: a sensor's gain changes by up to this while the board warms up (3 %);
-    magnet_offset_mm: a magnet off the centre of its piece (glued by hand: up to 1 mm).
-    """
-
-    placement_mm: float = 2.5
-    misalign_mm: float = 2.0
-    nudge_mm: float = 1.0
-    strength: float = 0.10
-    gain: float = 0.15
-    gain_drift: float = 0.03
-    magnet_offset_mm: float = 1.0
-
-
-@dataclass(frozen=True)
-class BoardSpec:
-    """What the controller must know about a board's build: given by the command layer from the
-    board profile (`dvonn_hw.profile`), so `firmware_py` needs nothing from `hw`.
-
-    polarity: per piece kind ('W', 'B', 'D'), +1.0 when the magnet's north pole faces up (the
-        reference board: White and DVONN +1, Black -1); geometry: the magnets' sizes and where
-        they sit; mv_per_mt / vref / adc_max: the sensor gain and the ADC (a ratiometric sensor
-        on an ADC referenced to its supply), for the nominal calibration.
-
-    >>> BoardSpec().polarity["B"]
-    -1.0
-    """
-
-    polarity: dict = field(default_factory=lambda: {"W": 1.0, "B": -1.0, "D": 1.0})
-    geometry: Geometry = field(default_factory=Geometry)
-    mv_per_mt: float = 16.5
-    vref: float = 3.3
-    adc_max: int = 4095
-
-    def __post_init__(self):
-        for k in ("W", "B", "D"):
-            if self.polarity.get(k) not in (1.0, -1.0):
-                raise ValueError(f"polarity[{k!r}]: expected +1.0 or -1.0, got "
-                                 f"{self.polarity.get(k)!r}")
-        if self.polarity["W"] == self.polarity["B"]:
-            raise ValueError("polarity: White and Black must differ (colour is read by polarity)")
-
-
-def xy(space: int, pitch: float) -> tuple[float, float]:
-    c, r = COORDS[space]
-    return ((c - r / 2) * pitch, r * pitch * math.sqrt(3) / 2)
-
-
-def disc_bz(m: Magnet, rho: float, h: float, n_phi: int = 96, n_z: int = 12) -> float:
-    """Bz (per unit remanence) of an axially magnetised disc whose bottom face is h mm above a
-    point rho mm off its axis: the surface current sheet integrated numerically (midpoint rule
-    in height, trapezoid in angle; accurate to well under 1 % here)."""
-    a = m.diameter_mm / 2
-    if rho == 0:
-        t = m.thickness_mm
-        return 0.5 * ((h + t) / math.hypot(a, h + t) - h / math.hypot(a, h))
-    total = 0.0
-    dz = m.thickness_mm / n_z
-    cos = [math.cos(2 * math.pi * i / n_phi) for i in range(n_phi)]
-    for j in range(n_z):
-        z = h + (j + 0.5) * dz
-        s = 0.0
-        for c in cos:
-            s += a * (a - rho * c) / (rho * rho + a * a - 2 * a * rho * c + z * z) ** 1.5
-        total += s * (2 * math.pi / n_phi) * dz
-    return total / (4 * math.pi)
-
-
-class LandingFit:
-    """How much worse this board's landings on stacks fit the model than the model expects: a
-    landing nudges the stack below and sits off it by amounts no board tells. On a carefully
-    built board a landing's own reading stays within about `EXPECTED` of its prediction
-    (relative to the bottom piece's response), which the model's own spread covers; on a rough
-    one a nudge alone moves a bottom piece's reading by several mT. `rel()` is the RMS excess
-    over `EXPECTED`, learned from every landing the game explains once the board is still
-    (`Reference`): none until landings show it.
-
-    >>> fit = LandingFit()
-    >>> fit.rel()
-    0.0
-    >>> for _ in range(20): fit.learn(0.1)
-    >>> round(fit.rel(), 2)
-    0.1
-    """
-
-    EXPECTED = 0.015  # relative RMS of a careful board's landings (the model covers it)
-    CAP = 0.25        # a residual beyond this is something else (a knocked stack), not a nudge
-
-    def __init__(self):
-        self.mean_square = self.EXPECTED ** 2
-        self.count = 0
-
-    def learn(self, rel: float) -> None:
-        """One landing's residual at its space, relative to the bottom piece's response."""
-        rel = min(abs(rel), self.CAP)
-        self.count += 1
-        w = max(1.0 / (self.count + 2), 0.1)  # the prior counts as two landings
-        self.mean_square += w * (rel * rel - self.mean_square)
-
-    def rel(self) -> float:
-        return max(self.mean_square - self.EXPECTED ** 2, 0.0) ** 0.5
-
-
-class BoardModel:
+class BoardModel(Ranges):
     """The board's forward model over a `Calibration` (see the module docstring)."""
 
     def __init__(self, cal: Calibration, geometry: Geometry | None = None,
@@ -179,6 +52,7 @@ class BoardModel:
         # stack below (the inference's second look, when nothing fits otherwise).
         self.open_positions = False
         self.landings = LandingFit()
+        self._lying: list | None = None  # (low, high) per level: `lying_range`
         self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}
@@ -207,68 +81,6 @@ class BoardModel:
                 self._lat[(k, rho)] = [
                     disc_bz(m, rho, g.sensor_gap_mm + g.piece_pitch_mm * lv, n_phi=48, n_z=4)
                     / base for lv in range(LEVELS)]
-
-    def _position_spread(self, tol: Tolerances) -> None:
-        """From the magnet geometry, how much not knowing where pieces sit can change a
-        reading: `_own_rel[level]`, the RMS relative error of a piece's predicted effect at
-        `level` (0: a new bottom piece against the typical one; above: against the bottom
-        piece that taught the sensor)."""
-        g = self.geo
-        m = g.magnets["W"]
-        ref = disc_bz(m, 0.0, g.sensor_gap_mm)
-
-        def low(level: int) -> float:
-            """The weakest a piece at `level` reads, anywhere it may sit (relative)."""
-            h = g.sensor_gap_mm + g.piece_pitch_mm * level
-            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
-            return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
-
-        self._low = [low(level) for level in range(3)]
-        # A new piece's magnet may also sit off the centre of the piece (a learned response
-        # includes that): for the weakest a piece not yet learned can read.
-        reach = min(tol.placement_mm + tol.magnet_offset_mm, m.diameter_mm)
-        self._low_magnet = (disc_bz(m, reach, g.sensor_gap_mm, n_phi=48, n_z=4)
-                             / disc_bz(m, 0.0, g.sensor_gap_mm))
-        # The steepest change of a piece's field per mm it is pushed sideways (relative to a
-        # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
-        self._slope = []
-        for level in range(LEVELS):
-            h = g.sensor_gap_mm + g.piece_pitch_mm * level
-            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
-            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
-            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
-            self._slope.append(abs(a - b) / ref)
-        # A factor anywhere in [low, 1], against a prediction of 1: its RMS error.
-        spread = [(1 - low(level)) * (1 / 4 + 1 / 12) ** 0.5 for level in range(LEVELS)]
-        strengths = tol.strength * (2 / 3) ** 0.5  # two pieces' strengths, each +- strength
-        self._own_rel = [math.sqrt(strengths ** 2 + spread[0] ** 2 + (tol.gain / 3 ** 0.5) ** 2)]
-        self._own_rel += [math.sqrt(strengths ** 2 + spread[lv] ** 2 + spread[0] ** 2)
-                          for lv in range(1, LEVELS)]
-
-    def weakest(self, kind: str) -> float:
-        """The weakest a bottom `kind` piece can read, relative to a typical bottom White one:
-        a weak magnet on a low-gain sensor, off the centre of its piece, set down as far
-        off-centre as people do."""
-        tol = self.tol
-        return (self.nominal_axial(kind) * (1 - tol.strength) * (1 - tol.gain)
-                * self._low_magnet)
-
-    def reseat_range(self) -> tuple[float, float]:
-        """A stack set back on its own space, anywhere people set pieces down: the factor by
-        which its own reading may change, (low, high), from the bounds of where it may sit
-        (off-centre as far as `Tolerances.placement_mm`, against exactly centred)."""
-        low = self._low[0]
-        return low - 1.0, 1.0 / low - 1.0
-
-    def nudge_span(self, space: int, height: int) -> float:
-        """The most (codes) a stack of `height` on `space` can read differently after a
-        landing pushed it sideways by up to `Tolerances.nudge_mm`."""
-        return self.cal.unit(space) * self.tol.nudge_mm * sum(
-            self._slope[min(lv, LEVELS - 1)] for lv in range(height))
-
-    def own_spread(self, level: int) -> float:
-        """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""
-        return self._own_rel[min(level, LEVELS - 1)]
 
     # -- relative physics --------------------------------------------------------------------
     def axial(self, kind: str, level: int) -> float:

@@ -200,7 +200,13 @@ class Controller(Decisions):
         st = self.state
         if name == "confirm":
             if st.mode == "asking" and self.questions.rivals:
-                self._resolve(self.questions.confirmed(st))
+                self._resolve(self.questions.confirmed(st),
+                              self.questions.confirmed_snapshot(self.settler.snapshot))
+            elif st.mode == "unexplained" and self.mismatch.accept is not None:
+                # "The stacks are right as they stand": take the board as it is.
+                cand = self.mismatch.take(self.settler.snapshot)
+                if cand is not None:
+                    self._take_as_is(cand, self.settler.snapshot)
             elif st.mode == "calibrating" and self.faults.suspects:
                 # "The space is empty": its sensor is faulty; play on without it.
                 self.faults.confirm("reads like a piece on an empty board")
@@ -319,6 +325,7 @@ class Controller(Decisions):
         for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
                 snap.values):
             ref.reseat(s)
+            self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
         d = ref.explain(self.inference, st.board, self.pending, snap,
                         amendable=self.recorder.provisional)
         self.last_decision = d

@@ -16,20 +16,22 @@ carries it out, kind by kind:
     illegal
     ambiguous     rivals fit about as well: asked (never a guess), or the recorded landing
                   stands after a still while
-    unexplained   nothing fits: held, resynchronised, or shown as missing and extra spaces
-                  after a while (`mismatch`)
+    unexplained   nothing fits: held, resynchronised, asked "did you play X?" when the board
+                  stands as one ply alone would leave it, or shown as missing and extra
+                  spaces after a while, with the player's way out (`mismatch`)
 
 `_resolve(cand)` records the answer to a question (a confirm, or a lift and set-back): the
 same recording as a commit, or an error for an illegal landing.
 
 `Decisions` is a mixin of `Controller` (it shares the controller's state). Needs: state,
-pending, stats, faults, questions, recorder, reference, mismatch, script and `_settle_mode`.
+pending, stats, faults, inference, questions, recorder, reference, mismatch, script and
+`_settle_mode`.
 """
 
 from __future__ import annotations
 
 from .i18n import _
-from .inference import Decision
+from .candidates import Decision
 from .rules import Board
 from .spaces import SPACES
 
@@ -64,7 +66,11 @@ class Decisions:
             before, before_stacks = ref.values, ref.stacks
             changed = self.recorder.apply(st.board, best, asked=False)
             if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                self.recorder.provisional = d.provisional
+                # (or read before any hand could have let go: a stack slid low over a space
+                # may pause there)
+                self.recorder.provisional = d.provisional or (
+                    snap.time - snap.stable_since < self.inference.hold_s
+                    and st.board.move_stack[-1].is_move)
             ref.learn_placements(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache
@@ -102,9 +108,16 @@ class Decisions:
             if verdict == "held":
                 self._show_held(d.best)
             elif verdict == "resync":
-                self.pending = {r: d.best.stacks[r] for r in d.best.pending}
-                self.reference.set(snap, d.best.stacks)
-                self._settle_mode()
+                self._take_as_is(d.best, snap)
+            elif verdict == "unclear":
+                self.questions.ask_as_it_stands(
+                    st, d.best, self.reference.misfits(self.inference, d.best, snap)[:3])
+
+    def _take_as_is(self, cand, snap) -> None:
+        """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""
+        self.pending = {r: cand.stacks[r] for r in cand.pending}
+        self.reference.set(snap, cand.stacks)
+        self._settle_mode()
 
     def _resolve(self, cand, snap=None) -> None:
         """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""

@@ -1,11 +1,9 @@
 """Move inference: which position explains a settled snapshot, and is the evidence clear?
 
-The candidates are whole board configurations reachable from the recorded position: the
-position itself, every legal ply from it and one more ply (so a fast reply is not lost), each
-with its cut-off stacks still on the board or already taken off (as the board reads them), a
-stack held in the hand after any of these, and a stack set down on a space it may not go to.
-While the last move is provisional (see `explain`), also its stack lifted off again: in the
-hand, back on its source, or on another destination (`Candidate.amends`).
+The candidates are whole board configurations reachable from the recorded position
+(`candidates`: the position itself, every legal ply and one more, cut-off stacks on or off, a
+stack in the hand or set down where it may not go, the last provisional move changed) and what
+else their readings could mean (`alternatives`: a stack hovering, held, or knocked aside).
 Occupancy (a stack's own field is 40-60 mT) decides which of them are possible at all: it sees
 sources, placements and removals. Among those left, the analogue readings decide: each candidate
 predicts how every sensor moved from the reference snapshot (`board_model`), and the candidate
@@ -29,98 +27,28 @@ may amend it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
+from .alternatives import Alternatives
 from .board_model import BoardModel
-from .rules import N_PLACEMENTS, PASS, Board, Ply
-from .spaces import N_SPACES, NEIGHBOURS
+from .candidates import Candidate, Decision, Reachable
+from .rules import Board
+from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
-HOVER_MM = (1.0, 2.0, 3.0, 4.0)
-"""Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
-KNOCKED_RETURN = 0.03
-"""A stack lying on the board 8-20 mm from a sensor: its return field there, relative to its
-bottom piece's own reading (a 6x2 mm disc at 5 mm: -1.0 of 44.7 mT at 12 mm), with room."""
+STANDING_MT = 6.0
+"""A space whose stack stood in the reference still holds one down to this: nudged far off its
+place under pieces of the other polarity, a stack reads as little as 13 mT on a rough board,
+while one lifted or knocked aside leaves 2 mT at most (cross-talk, its return field)."""
 Z_LIMIT = 8.0
 """A ply that leaves one sensor this many standard deviations from what it says is looked at
 again with positions left open (`second_look`) before anything is decided: however well the
 rest fits, one space it cannot explain is where the pieces may sit otherwise."""
-CARRY_LEVELS = (5, 7, 10)
-"""Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
 ADC_ERROR_CODES = 0.2
 """The ADC's own error between two readings that noise dithers (codes RMS): counted for the
 direct scanner's fractional readings (`Inference.reading_step` < 1)."""
 
 
-@dataclass
-class Candidate:
-    """One way the board could be now.
-
-    kind: 'match' (the recorded position, perhaps with some cut-off stacks taken off), 'commit'
-    (plies were made), 'lifted' (after `plies`, the stack from `src` is in the hand), 'relift'
-    (the stack the last ply landed on is in the hand again), 'badlift' (after `plies`, a stack
-    that may not move is in the hand), 'illegal' (after `plies`, the stack from `src` was set
-    down on `dst`, where it may not go).
-    board: the rules position after `plies`; stacks: what stands on each space physically;
-    pending: spaces whose cut-off stacks are still on the board.
-    amends: `plies` start from the position before the last recorded move, not after it: the
-    stack it moved was lifted off its destination again (a hand that had only paused above
-    it) and is in the hand ('lifted'), back on its source ('match') or on another
-    destination ('commit').
-    """
-
-    kind: str
-    plies: tuple[Ply, ...]
-    board: Board
-    stacks: list
-    pending: frozenset
-    src: int | None = None
-    dst: int | None = None
-    chi2: float = math.inf
-    hover: tuple | None = None  # (space, level, pieces, lift_mm): held just above a stack
-    amends: bool = False
-    # Readings left open by where a stack knocked off its space lies: sensor -> (low, high)
-    # codes its field may add there (`Inference.knocked`).
-    free: dict | None = None
-
-    @property
-    def key(self) -> tuple:
-        """What the candidate means: candidates with equal keys are the same decision."""
-        moves = tuple(p for p in self.plies if not p.is_pass)
-        return (self.kind, moves, self.src, self.dst, self.amends)
-
-    @property
-    def last_dst(self) -> int | None:
-        moves = [p for p in self.plies if not p.is_pass]
-        if self.kind == "illegal":
-            return self.dst
-        return moves[-1].dst if moves else None
-
-
-@dataclass
-class Decision:
-    """The result of `Inference.explain`.
-
-    kind: 'match' | 'commit' | 'lifted' | 'relift' | 'badlift' | 'illegal' (the best
-    candidate's kind, decided) or
-    'ambiguous' (several candidates fit about as well: `rivals` holds them, best first) or
-    'unexplained' (nothing fits: `lost` / `extra` are the occupancy differences from the
-    recorded position; `illegal_lift` a space lifted that may not move).
-    provisional: a landing decided while a stack held just above it would fit about as well
-    (the hand may still move on: the caller lets the next snapshots amend it).
-    """
-
-    kind: str
-    best: Candidate | None = None
-    rivals: list[Candidate] = field(default_factory=list)
-    candidates: list[Candidate] = field(default_factory=list)
-    lost: list[int] = field(default_factory=list)
-    extra: list[int] = field(default_factory=list)
-    illegal_lift: list[int] = field(default_factory=list)
-    provisional: bool = False
-
-
-class Inference:
+class Inference(Reachable, Alternatives):
     """Explains settled snapshots against the recorded game (see the module docstring)."""
 
     def __init__(self, model: BoardModel, margin: float = 25.0, fit_limit: float = 250.0,
@@ -147,15 +75,21 @@ class Inference:
         # open, `second_look`). Set by the caller until the board has been still long enough
         # for no hand to be hovering.
         self.loose: dict[int, tuple[float, float, float, float]] = {}
+        # The spaces with a stack in the reference (set by it): see `STANDING_MT`.
+        self.standing: frozenset = frozenset()
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
         """The spaces whose (reliable) sensors read a stack."""
         cal = self.model.cal
-        limit = OCCUPIED_MT * cal.codes_per_mt
         bad = self.unreliable  # a faulty sensor's space is never seen occupied
         return frozenset(s for s in range(N_SPACES)
-                         if s not in bad and abs(values[s] - cal.baseline[s]) > limit)
+                         if s not in bad and abs(values[s] - cal.baseline[s]) > self.limit(s))
+
+    def limit(self, space: int) -> float:
+        """How far (codes) from its baseline a reading on `space` is a stack."""
+        mt = STANDING_MT if space in self.standing else OCCUPIED_MT
+        return mt * self.model.cal.codes_per_mt
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and
@@ -173,143 +107,6 @@ class Inference:
         # So a piece is refused only when no DVONN piece on any board could read that weakly
         # (a White piece placed instead may pass: its place in the record is still right).
         return abs(r) >= self.model.weakest("D") * cal.typical_unit()
-
-    # -- candidates --------------------------------------------------------------------------
-    def candidates(self, board: Board, pending: dict, occ: frozenset, values,
-                   moved: frozenset | None = None, amendable: bool = False
-                   ) -> list[Candidate]:
-        """Every configuration reachable from `board` (with the cut-off stacks `pending`
-        {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
-        tried only on the spaces in `moved` (those whose reading changed: default all).
-        amendable: the last move was recorded while its stack could still have been held just
-        above its destination: add the candidates that change it (`Candidate.amends`)."""
-        expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
-        bad = self.unreliable
-        occ = frozenset(occ - bad)  # a faulty sensor's space: anything the game allows there
-        gone = (expected - occ - bad) | (expected & bad)  # sources, removals, lifted stacks
-        new = (occ - expected) | (bad - expected)  # placements (or stacks set on empty spaces)
-        out: list[Candidate] = []
-
-        def physical(bd: Board, pend: dict, drop: frozenset) -> list:
-            stacks = bd.stacks()
-            for r, st in pend.items():
-                if r in occ or (r in bad and r not in drop):
-                    stacks[r] = st
-            return stacks
-
-        def occ_of(stacks) -> frozenset:
-            return frozenset(s for s in range(N_SPACES) if stacks[s] and s not in bad)
-
-        def here(bd: Board, plies: tuple, pend: dict, node: bool, drop: frozenset) -> None:
-            stacks = physical(bd, pend, drop)
-            kept = frozenset(r for r in pend if r in occ or (r in bad and r not in drop))
-            if node and occ_of(stacks) == occ:
-                out.append(Candidate("commit" if plies else "match", plies, bd, stacks, kept))
-            moves = [p for p in plies if not p.is_pass]
-            # (A lift from a faulty sensor's space cannot be seen: never a candidate of its own.)
-            if moves and moves[-1].is_move and moves[-1].dst in gone - bad:
-                # The stack just landed on lifted again (to adjust it, or to answer a question):
-                # the landing itself is hidden in the hand, so this never decides anything.
-                held = list(stacks)
-                held[moves[-1].dst] = ()
-                if occ_of(held) == occ:
-                    out.append(Candidate("relift", plies, bd, held, kept, src=moves[-1].dst))
-            movers = ([s for s in bd.mobile_stacks() if s in gone and s not in bad]
-                      if bd.phase == 2 else [])
-            relifted = moves[-1].dst if moves and moves[-1].is_move else None
-            passing = bd.phase == 2 and bd.legal_plies() == [PASS]  # the other one moves next
-            for s in () if passing else gone - bad:  # a stack that may not move, lifted
-                if stacks[s] and s not in movers and s != relifted and s not in pend:
-                    held = list(stacks)
-                    held[s] = ()
-                    if occ_of(held) == occ:
-                        out.append(Candidate("badlift", plies, bd, held, kept, src=s))
-            for s in movers:  # the stack from s in the hand, or set down where it may not go
-                held = list(stacks)
-                held[s] = ()
-                if occ_of(held) == occ:
-                    out.append(Candidate("lifted", plies, bd, held, kept, src=s))
-                    if not plies:
-                        legal = set(bd.destinations(s))
-                        for d in range(N_SPACES):
-                            if held[d] and d not in legal and (moved is None or d in moved):
-                                put = list(held)
-                                put[d] = held[d] + stacks[s]
-                                out.append(Candidate("illegal", plies, bd, put, kept, s, d))
-
-        def visit(bd: Board, plies: tuple, pend: dict, node: bool = True) -> None:
-            # A cut-off stack on a faulty sensor's space: still there, or cleared (only its
-            # cross-talk can tell)
-            blind = [r for r in pend if r in bad]
-            for n in range(1 << len(blind)):
-                here(bd, plies, pend, node,
-                     frozenset(r for k, r in enumerate(blind) if n >> k & 1))
-            if len([p for p in plies if not p.is_pass]) >= self.depth:
-                return
-            stacks = physical(bd, pend, frozenset())
-            legal = bd.legal_plies()
-            if legal == [PASS]:  # a forced pass is recorded with the move after it
-                passed = bd.copy()
-                passed._push(PASS)
-                visit(passed, plies + (PASS,), pend, node=False)
-                return
-            for ply in legal:
-                if ply.is_pass:
-                    continue
-                if ply.is_move and ply.src not in gone and not (
-                        bd.ply_count == N_PLACEMENTS and ply.src == bd.move_stack[-1].dst):
-                    continue
-                if ply.is_placement:
-                    if ply.dst not in new:
-                        # The last piece may already be on its way again: the first move
-                        # made from its space before the board settled.
-                        if bd.ply_count != N_PLACEMENTS - 1:
-                            continue
-                    elif not self.polarity_ok(ply.dst, bd.piece_to_place(), values, stacks):
-                        continue
-                nb = bd.copy()
-                nb._push(ply)
-                npend = dict(pend)
-                npend.update(nb.last_removed)
-                visit(nb, plies + (ply,), npend)
-
-        visit(board, (), dict(pending))
-        amend = self._amendable(board, pending, occ) if amendable else None
-        if amend is not None:
-            prev, ppend, last = amend
-            # The last move's stack lifted off its destination again: in the hand, back on its
-            # source, or set down on another of its destinations (with its removals pending).
-            options = [("lifted", prev, (), ppend), ("match", prev, (), ppend)]
-            for ply in prev.legal_plies():
-                if ply.is_move and ply.src == last.src and ply.dst != last.dst:
-                    nb = prev.copy()
-                    nb._push(ply)
-                    options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
-            for kind, bd, plies, pend in options:
-                stacks = physical(bd, pend, frozenset())
-                if kind == "lifted":
-                    stacks[last.src] = ()
-                if occ_of(stacks) == occ:
-                    kept = frozenset(r for r in pend if r in occ)
-                    out.append(Candidate(kind, plies, bd, stacks, kept, amends=True,
-                                         src=last.src if kind == "lifted" else None))
-        return out
-
-    def _amendable(self, board: Board, pending: dict, occ: frozenset):
-        """(position before the last move, the cut-off stacks still standing before it, the
-        move) when the last recorded ply is a move that can still be changed: no stack it cut
-        off has been touched (a hand clearing them has let go of the moved stack) and no
-        faulty sensor is involved; else None."""
-        if not board.move_stack or not board.move_stack[-1].is_move:
-            return None
-        last = board.move_stack[-1]
-        removed = board.last_removed
-        if (any(r not in pending or r not in occ for r in removed)
-                or {last.src, last.dst} & self.unreliable):
-            return None
-        prev = board.copy()
-        prev.pop()
-        return prev, {r: st for r, st in pending.items() if r not in removed}, last
 
     # -- scoring -----------------------------------------------------------------------------
     def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,
@@ -428,75 +225,6 @@ class Inference:
         return sorted(cands, key=lambda c: c.chi2)
 
     # -- decision ----------------------------------------------------------------------------
-    def hovers(self, cands: list[Candidate], limit: float) -> list[Candidate]:
-        """For each landing fitting within `limit`: the same stack held just above instead."""
-        out = []
-        for c in cands:
-            if c.chi2 > limit or c.kind not in ("commit", "illegal"):
-                continue
-            if c.kind == "illegal":
-                src, dst, board, plies = c.src, c.dst, c.board, c.plies
-                moved = c.stacks[dst][len(c.stacks[dst]) - len(board.stack(src)):]
-                below = c.stacks[dst][:len(c.stacks[dst]) - len(moved)]
-                pending = c.pending
-            else:
-                last = max(i for i, p in enumerate(c.plies) if not p.is_pass)
-                ply = c.plies[last]
-                if ply.is_placement:
-                    continue
-                board = c.board.copy()
-                for _ in range(len(c.plies) - last):
-                    board.pop()
-                if any(r not in c.pending for r in board.isolated_by(ply)):
-                    continue  # its cut-off stacks are already gone: it did land
-                src, dst, plies = ply.src, ply.dst, c.plies[:last]
-                moved = board.stack(src)
-                below = board.stack(dst)
-                pending = frozenset(r for r in c.pending if r not in board.isolated_by(ply))
-            stacks = list(c.stacks)
-            stacks[dst] = below
-            stacks[src] = ()
-            for r in board.isolated_by(ply) if c.kind == "commit" else ():
-                stacks[r] = board.stack(r)
-            for lift in HOVER_MM:
-                out.append(Candidate("lifted", plies, board, stacks, pending, src=src,
-                                     hover=(dst, len(below), moved, lift), amends=c.amends))
-        return out
-
-    def held_above(self, cands: list[Candidate], limit: float) -> list[Candidate]:
-        """For each lifted stack fitting within `limit`: the same stack held still in the air
-        above its source, at carry height (a player deciding where to put it)."""
-        out = []
-        for c in cands:
-            if c.chi2 <= limit and c.kind == "lifted" and c.hover is None:
-                pieces = c.board.stack(c.src)
-                for level in CARRY_LEVELS:
-                    out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending,
-                                         src=c.src, hover=(c.src, level, pieces, 0.0),
-                                         amends=c.amends))
-        return out
-
-    def knocked(self, cands: list[Candidate], limit: float) -> list[Candidate]:
-        """For each stack gone from its space fitting within `limit`: the same stack knocked
-        aside, lying on the board beside its space rather than in the hand. Its field reads on
-        the neighbours as a return field, opposite to its bottom magnet (up to about 2.5 % of
-        a bottom piece's own reading at 8-20 mm), and not as a landing would: the same
-        meaning as the stack in the hand, so a move to a neighbour that reads no more than a
-        stack lying there is asked about, never taken."""
-        out = []
-        cal = self.model.cal
-        for c in cands:
-            if (c.chi2 > limit and c.plies) or c.kind != "lifted" or c.hover is not None:
-                continue  # (one knocked from the recorded position is always tried)
-            stack = c.board.stack(c.src) if not c.amends else None
-            if not stack:
-                continue
-            pull = -cal.polarity[stack[0]] * KNOCKED_RETURN * cal.typical_unit()
-            free = {n: (min(pull, 0.0), max(pull, 0.0)) for n in NEIGHBOURS[c.src]}
-            out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
-                                 amends=c.amends, free=free))
-        return out
-
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
                 age_s: float, amendable: bool = False) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
@@ -555,6 +283,10 @@ class Inference:
         landed = best.kind in ("commit", "illegal")
         close = [c for c in cands if c.chi2 - best.chi2 < (
             self.hover_margin if landed and c.hover is not None else self.margin)]
+        if best.kind == "match" and not best.amends:
+            # The recorded move fits best as it stands: changing it takes clearer evidence
+            # than a rival within the margin (the hand has moved on: then it no longer fits).
+            close = [c for c in close if not (c.amends and c.kind == "commit")]
         keys = {c.key for c in close}
         if best.chi2 > self.fit_limit:
             return Decision("unexplained", best, close, cands)

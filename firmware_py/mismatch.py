@@ -9,15 +9,22 @@
 - After a takeback, or a resumed game: the pieces are rebuilt as the LEDs show (`rebuilding`);
   only the position taken back to counts, never the ply played again.
 
-When one space alone is off, the player may know it is right: its sensor is then offered as a
-suspect (`FaultWatch.offer`), and confirm plays on without it.
+Every disagreement has one way out for the player, besides putting the pieces right:
+
+- the right stacks on the right spaces, some reading differently (a stack set back off its
+  place, a sensor drifted): confirm takes the board as it stands (`accept`): those spaces'
+  references are learned again, no sensor is marked faulty and nothing is recorded;
+- the board standing exactly as one ply would leave it, but reading too differently from the
+  model to take it unasked (`unclear`): the player is asked whether they played it;
+- one space alone off (a piece seen where none is, or none where one is): its sensor is offered
+  as a suspect (`FaultWatch.offer`), and confirm plays on without it.
 """
 
 from __future__ import annotations
 
 from .faults import names
 from .i18n import _
-from .inference import Candidate, Decision
+from .candidates import Candidate, Decision
 from .rules import BLACK, WHITE, Board
 from .spaces import N_SPACES, NEIGHBOURS, SPACES
 
@@ -25,7 +32,8 @@ from .spaces import N_SPACES, NEIGHBOURS, SPACES
 
 class Mismatch:
     """since: when the board first settled unexplained; marks: (lost, extra) of the last
-    decision; rebuilding: after a takeback, until the board shows the position again."""
+    decision; rebuilding: after a takeback, until the board shows the position again; accept:
+    the recorded position as the board stands, which confirm takes (None: not offered)."""
 
     def __init__(self, inference, reference, faults, unexplained_s: float, stats: dict):
         self.inference = inference
@@ -36,10 +44,12 @@ class Mismatch:
         self.since: float | None = None
         self.marks: tuple[list, list] = ([], [])
         self.rebuilding = False
+        self.accept: Candidate | None = None
 
     def clear(self) -> None:
         self.since = None
         self.marks = ([], [])
+        self.accept = None
 
     def due(self, time: float, moving: bool) -> bool:
         """The board has stayed unexplained long enough to show it (checked per frame)."""
@@ -49,7 +59,9 @@ class Mismatch:
     def unexplained(self, st, d: Decision, snap, pending):
         """Nothing was decided on `snap`. Shows an error or the difference; returns 'held'
         when the best meaning is a stack in the hand (the caller shows it), 'resync' when the
-        board was taken as it is (the caller makes it the reference), else None."""
+        board was taken as it is (the caller makes it the reference), 'unclear' when the board
+        stands as one ply alone would leave it, too far off the model to take unasked (the
+        caller asks the player whether they played `d.best`), else None."""
         bad = d.illegal_lift
         if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
             # Something illegal at once: a stack that may not move lifted, a stack set down on
@@ -75,15 +87,48 @@ class Mismatch:
         waited = snap.time - self.since
         if d.best is not None and d.best.kind == "match" and waited >= self.unexplained_s:
             # Right stacks on the right spaces, but the field disagrees: show where, and after
-            # a while more take the board as it is (a piece swapped for another of its kind).
+            # a while more take the board as it is (a piece swapped for another of its kind);
+            # meanwhile the player may say it is right (confirm: `accept`).
             if waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
                 return "resync"
             self.show(st, snap, pending)
             st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
+            if st.error and not d.best.amends:
+                self.accept = d.best
+                st.message = accept_text(st.error)
             return None
+        if (waited >= self.unexplained_s or st.mode == "asking") and self.unclear(d):
+            # A question, not a difference to show: kept while the board stands so (the same
+            # question is never asked afresh, `Questions.ask_as_it_stands`).
+            self.clear()
+            return "unclear"
         if st.mode == "unexplained" or waited >= self.unexplained_s:
             self.show(st, snap, pending)
         return None
+
+    @staticmethod
+    def unclear(d: Decision) -> bool:
+        """The board stands exactly as one ply (a placement or a move, with forced passes)
+        would leave it and as nothing else (every candidate within the margin means the same),
+        but it reads too far from the model to be taken without the player's word."""
+        best = d.best
+        if best is None or best.kind != "commit" or best.amends:
+            return False
+        if len([p for p in best.plies if not p.is_pass]) != 1:
+            return False
+        return all(c.key == best.key for c in d.rivals)
+
+    def take(self, snap) -> Candidate | None:
+        """The player confirmed the board as it stands (`accept`): relearn the spaces that read
+        differently, as `resync` does. Returns the candidate taken (the caller makes `snap`
+        its reference), None when the board cannot be taken as it is."""
+        cand, self.accept = self.accept, None
+        if cand is None or snap is None:
+            return None
+        if self.inference.occupancy(snap.values) != frozenset(
+                s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults):
+            return None  # the board changed since it was offered
+        return cand if self.resync(cand, snap) else None
 
     def illegal(self, st, cand) -> None:
         """A stack that may not move in the hand ('badlift'), or set down where it may not go
@@ -204,6 +249,13 @@ def error_text(board: Board, d: Decision) -> str:
                 "D": _("{space}: wrong piece, a DVONN piece is to be placed")}
         return text[board.piece_to_place()].format(space=SPACES[d.extra[0]])
     return _("nothing may be set down on {spaces}: take it off").format(spaces=names(d.extra))
+
+
+def accept_text(spaces) -> str:
+    """The way out when the right stacks stand on the right spaces but some read differently."""
+    return _("{spaces} read differently from the game (set back off its place, a piece missing "
+             "from a stack, or one too many?): if the stacks there are right as they stand, press "
+             "confirm and the board takes them as they are").format(spaces=names(spaces))
 
 
 def difference_text(st) -> str:

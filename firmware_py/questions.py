@@ -10,7 +10,11 @@ Two more kinds of question:
 
 - a landing too faint to tell from a hand still holding the stack: asked only after the board
   has been still for longer than a hand holds a stack (`ambiguous`);
-- a ply whose evidence rests on a faulty sensor: "did you play e3f3?" (`ask_blind`).
+- a ply whose evidence rests on a faulty sensor: "did you play e3f3?" (`ask_blind`);
+- a board standing exactly as one ply would leave it but reading too far from the model to take
+  it unasked (`ask_as_it_stands`): "did you play e3f3?"; confirm records it and takes the board
+  as it stands for its reference (`confirmed_snapshot`), so what read differently (drift, a
+  piece off its place) is learned rather than asked about again.
 
 `Questions` keeps the open question; the controller commits the answer (`Controller._resolve`).
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from .faults import names
 from .i18n import _
-from .inference import OCCUPIED_MT, Decision
+from .candidates import Decision
 from .spaces import N_SPACES, SPACES
 
 HELD_KINDS = ("lifted", "relift")
@@ -46,10 +50,11 @@ class Questions:
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
         self.whether = False  # the question is whether a stack landed at all
+        self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
 
     def clear(self) -> None:
         """No question open."""
-        self.rivals, self.answer, self.whether = [], None, False
+        self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
@@ -106,7 +111,11 @@ class Questions:
             if c.chi2 - top < self.inference.margin and c.key not in seen:
                 seen.add(c.key)
                 rivals.append(c)
-        self.ask(st, rivals, single=True)
+        # The recorded move standing as it is (a provisional landing not changed) is one of
+        # the answers: its landing is asked about first (confirm leaves it as it is).
+        stands = [c for c in d.rivals if c.kind == "match" and not c.amends
+                  and landing(c) is not None]
+        self.ask(st, stands[:1] + rivals, single=True)
         self.whether = st.mode == "asking"
         return self.whether
 
@@ -122,7 +131,7 @@ class Questions:
         n = min(len(m) for m in moves)
         idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
         if idx is None or any(c.kind == "illegal" for c in rivals):
-            spaces = [c.last_dst for c in rivals]
+            spaces = [landing(c) for c in rivals]
         else:
             spaces = [m[idx].dst for m in moves]
         ask = []
@@ -133,6 +142,7 @@ class Questions:
         if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
+        self.as_it_stands = False
         self.rivals = rivals
         self.index = idx
         if not again:
@@ -159,6 +169,7 @@ class Questions:
         if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
             return  # the question stands
         self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
+        self.as_it_stands = False
         st.clear_marks()
         st.mode = "asking"
         st.ask = list(blind)
@@ -166,14 +177,46 @@ class Questions:
         st.message = _("did you play {plies}? the sensor of {spaces} is faulty: press confirm "
                        "if so").format(plies=plies, spaces=names(blind))
 
+    def ask_as_it_stands(self, st, cand, misfits: list[int]) -> None:
+        """The board stands as `cand`'s one ply would leave it, and as nothing else, but reads
+        too far from the model (`misfits`: where most) to take it unasked: ask whether it was
+        played, its landing space lit (confirm, or lift it and set it back, answers)."""
+        if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
+            return  # the question stands: never asked afresh
+        self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
+        self.as_it_stands = True
+        st.clear_marks()
+        st.mode = "asking"
+        st.ask = [cand.last_dst]
+        st.error = [s for s in misfits if s != cand.last_dst]
+        plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
+        if st.error:
+            st.message = _("did you play {plies}? the board reads {spaces} differently from "
+                           "what it expects: press confirm if so, and it takes the board as it "
+                           "stands").format(plies=plies, spaces=names(st.error))
+        else:
+            st.message = _("did you play {plies}? the board reads it only roughly: press "
+                           "confirm if so, and it takes the board as it stands").format(
+                               plies=plies)
+
     # -- answers -----------------------------------------------------------------------------
+    def confirmed_snapshot(self, snap):
+        """The snapshot to take as the reference when confirm answers: `snap` itself after a
+        question about the board as it stands (`ask_as_it_stands`) while it still shows
+        exactly the asked candidate's stacks; else None (the reference is predicted)."""
+        if not self.as_it_stands or snap is None or not self.rivals:
+            return None
+        cand = self.rivals[0]
+        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        return snap if self.inference.occupancy(snap.values) == mine else None
+
     def spaces(self) -> list:
         """The asked space of each rival, in order."""
         out = []
         for c in self.rivals:
             moves = [p for p in c.plies if not p.is_pass]
             if c.kind == "illegal" or self.index is None:
-                out.append(c.last_dst)
+                out.append(landing(c))
             else:
                 out.append(moves[self.index].dst)
         return out
@@ -187,10 +230,9 @@ class Questions:
 
     def watch(self, st, raw) -> None:
         """Per frame while asking: see an asked stack lifted and set back, however quickly."""
-        cal = self.cal
-        limit = OCCUPIED_MT * cal.codes_per_mt
+        cal, limit = self.cal, self.inference.limit
         self._note_lifts(st, lambda a: a not in self.faults
-                         and abs(raw[a] - cal.baseline[a]) >= limit)
+                         and abs(raw[a] - cal.baseline[a]) >= limit(a))
 
     def _note_lifts(self, st, occupied) -> None:
         for a in st.ask:
@@ -239,3 +281,14 @@ class Questions:
         sources = {p.src for p in moves if p.is_move}
         return {s for s in range(N_SPACES) if not cand.board.height(s) and s not in sources
                 and (board.height(s) or any(p.dst == s for p in moves))}
+
+
+def landing(cand):
+    """The space a rival's answer is lifted from: its last landing, or, for the recorded
+    position as it stands (a provisional move left as it is), that move's own landing (the
+    recorded move is one of the answers, or a question left it out)."""
+    if (cand.kind == "match" and not cand.amends and not cand.plies
+            and cand.board.move_stack and cand.board.move_stack[-1].is_move):
+        return cand.board.move_stack[-1].dst
+    return cand.last_dst
+

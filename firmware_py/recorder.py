@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .calibration import NEAR
 from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
@@ -45,6 +46,16 @@ class Recorder:
         # its destination: until the board has been still for `ask_after_s`, lifting it off
         # again and setting it down elsewhere changes it (a hand that had only paused there).
         self.provisional = False
+        self.carried = False  # the provisional move's stack was shown back in the hand
+
+    @property
+    def provisional(self) -> bool:
+        return self._provisional
+
+    @provisional.setter
+    def provisional(self, value: bool) -> None:
+        self._provisional = value
+        self.carried = False
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
@@ -64,6 +75,22 @@ class Recorder:
             return _("{ply} taken back: the stack is on {space} again").format(
                 ply=undone, space=SPACES[undone.src])
         return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
+
+    def touched(self, board: Board, space: int, held: int | None = None) -> None:
+        """The stack on `space` was seen gone from it. Another stack lifted near where the
+        provisional move's stack could go (within two spaces of one of its destinations) will
+        read, set back, like a landing there: the move is then final, unless its stack was
+        shown back in the hand (`held`: its source shown lifted; it is being carried on)."""
+        last = board.move_stack[-1] if board.move_stack else None
+        if not self.provisional or last is None or not last.is_move:
+            self.provisional = False
+        elif held == last.src:
+            self.carried = True  # seen carried on: open until it is set down again
+        elif space != last.dst and not self.carried:
+            before = board.copy()
+            before.pop()
+            if any(space == d or space in NEAR[d] for d in before.destinations(last.src)):
+                self.provisional = False
 
     def commit(self, board: Board, plies, asked: bool) -> None:
         for ply in plies:

@@ -55,6 +55,7 @@ class Reference:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
+        self.inference.standing = frozenset()
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -73,6 +74,7 @@ class Reference:
         self.values = snap.values
         self.frames = snap.frames
         self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
+        self.inference.standing = frozenset(s for s in range(N_SPACES) if stacks[s])
         self.time = snap.time
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]
@@ -124,7 +126,13 @@ class Reference:
             return
         own = self.values[space] - self.cal.baseline[space]  # signed: a weaker reading of a
         low, high = self.model.reseat_range()
-        span = (own * low, own * high)  # south-up piece moves up
+        span = [own * low, own * high]  # south-up piece moves up
+        # Where it stood may itself have been far off its place (nudged, misaligned): the
+        # pieces set back may read anywhere their learned response and positions allow.
+        xt = self.model.crosstalk_at(space, self.stacks)
+        lo, hi = self.model.reseat_bounds(space, self.stacks[space])
+        if lo or hi:
+            span += [lo - (own - xt), hi - (own - xt)]
         self.inference.loose = {**self.inference.loose, space: (min(span), max(span), 0.0, 0.0)}
 
     def nudged(self, space: int) -> None:

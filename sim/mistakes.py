@@ -150,6 +150,7 @@ class PlyMotions:
         yield from self._react_to(("missing", "error", "extra"))
         self.hand.restore(space)
         yield self._idle()
+        yield from self._confirm_if_right()
 
     def _react_to(self, names):
         """Notice a mistake: from the LEDs when the board shows them, else after a moment."""
@@ -171,3 +172,39 @@ class PlyMotions:
         yield from self._react_to(("missing", "error"))
         self.hand.put(space)
         yield self._idle()
+
+    # -- the player's word ------------------------------------------------------------------
+    def _misread(self, view) -> list[int]:
+        """The stacks the board flags as reading differently (red, with nothing to put back,
+        take off or answer) which are right as they stand: what a person sees when the
+        board disagrees about pieces they know are right. Empty when anything else shows."""
+        if view.shows("missing", "extra", "ask", "remove"):
+            return []
+        flagged = view.spaces("error")
+        b = self.truth
+        if flagged and all(b.stack(s) and self.board.stack(s) == b.stack(s) for s in flagged):
+            return flagged
+        return []
+
+    def _confirm_if_right(self):
+        """After putting something right: while the board still flags stacks the player knows
+        are right as reading differently, say so (confirm: the board takes them as they
+        stand). At most twice; a board that still disagrees is left to the next look."""
+        if not self._watching():
+            return
+        for _ in range(2):
+            deadline = self.board.now + self.ack_timeout
+            yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), [])
+                               or bool(self._misread(self.leds(now))))
+            if not self._misread(self.leds()):
+                return
+            yield self._pause(self._draw("react"))
+            self._view = None
+            flagged = self._misread(self.leds())
+            if not flagged:
+                return
+            self._note(f"confirming {' '.join(SPACES[s] for s in flagged)} as they stand")
+            self.board.press("confirm")
+            yield self._pause(0.5)
+            self._look_afresh()
+

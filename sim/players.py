@@ -247,15 +247,37 @@ class Players(PlyMotions):
                 yield self._idle()
             return not left
         quiet = True
-        answers = 0
+        answers = confirms = 0
         self._look_afresh()
         deadline = self.board.now + self.ack_timeout
         while True:
             yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), left)
-                               or self.leds(now).shows("ask", "remove"))
+                               or self.leds(now).shows("ask", "remove")
+                               or bool(self._misread(self.leds(now))))
             view = self.leds()
             asked = view.spaces("ask")
             flagged = view.spaces("remove")
+            if ply.is_placement and asked == [ply.dst] and answers < 3:
+                # "Did you place it here?": it is where the player put it, so they say so.
+                yield self._pause(self._draw("react"))
+                self._view = None
+                if self.leds().spaces("ask") != [ply.dst]:
+                    continue  # the board made up its mind meanwhile
+                quiet = False
+                answers += 1
+                self._note(f"confirming {SPACES[ply.dst]}")
+                self.board.press("confirm")
+                yield self._pause(0.5)
+                self._look_afresh()
+                deadline = self.board.now + self.ack_timeout
+                continue
+            if self._misread(view) and confirms < 2:
+                quiet = False
+                confirms += 1
+                yield from self._confirm_if_right()
+                self._look_afresh()
+                deadline = self.board.now + self.ack_timeout
+                continue
             if ply.is_move and asked and answers < 3:
                 # Show the board where the stack landed: lift it and set it back (a person
                 # does that too when the board's candidates leave out the real destination).
@@ -316,7 +338,11 @@ class Players(PlyMotions):
         if not self._watching():
             return
         deadline = self.board.now + self.ack_timeout
-        yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
+        yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), [])
+                           or bool(self._misread(self.leds(now))))
+        if self._misread(self.leds()):
+            yield from self._confirm_if_right()
+            yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
         if not self._acknowledged(self.leds(), []):
             self._complain(f"board not ready for ply {self.truth.ply_count + 1}: {self.leds()}")
 

@@ -124,7 +124,7 @@ def board_spec(profile):
     >>> board_spec(load_profile("default")).polarity
     {'W': 1.0, 'B': -1.0, 'D': 1.0}
     """
-    from ..board_model import BoardSpec, Geometry, Magnet
+    from ..board_build import BoardSpec, Geometry, Magnet
     spec = BoardSpec()
     geometry = spec.geometry
     polarity = dict(spec.polarity)

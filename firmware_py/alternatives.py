@@ -1,0 +1,101 @@
+"""What else a candidate's readings could mean: the same stack still in the air, or lying on the
+board. Each is a candidate of its own, scored like any other (`inference.Inference.explain`):
+
+- a landing, as its stack held 1-4 mm above the destination (`hovers`: a hand pausing before it
+  lets go);
+- a stack in the hand, as held still above its source at carry height (`held_above`: a player
+  deciding where to put it);
+- a stack gone from its space, as knocked aside and lying beside it (`knocked`): then a move
+  onto a neighbour that reads no more than such a stack is asked about, never taken.
+"""
+
+from __future__ import annotations
+
+from .candidates import Candidate
+from .spaces import NEIGHBOURS
+
+HOVER_MM = (1.0, 2.0, 3.0, 4.0)
+"""Heights above a stack at which a held stack is tried as hovering (closer counts as touching)."""
+KNOCKED_RETURN = 0.03
+"""A stack lying on the board 8-20 mm from a sensor: its return field there, relative to its
+bottom piece's own reading (a 6x2 mm disc at 5 mm: -1.0 of 44.7 mT at 12 mm), with room."""
+CARRY_LEVELS = (5, 7, 10)
+"""Heights, in pieces, at which a lifted stack is tried as held above its source (30-60 mm)."""
+
+
+class Alternatives:
+    """The alternatives' half of `inference.Inference` (a mixin: it needs the inference's
+    `model`)."""
+
+    def hovers(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each landing fitting within `limit`: the same stack held just above instead."""
+        out = []
+        for c in cands:
+            if c.chi2 > limit or c.kind not in ("commit", "illegal"):
+                continue
+            if c.kind == "illegal":
+                src, dst, board, plies = c.src, c.dst, c.board, c.plies
+                moved = c.stacks[dst][len(c.stacks[dst]) - len(board.stack(src)):]
+                below = c.stacks[dst][:len(c.stacks[dst]) - len(moved)]
+                pending = c.pending
+            else:
+                last = max(i for i, p in enumerate(c.plies) if not p.is_pass)
+                ply = c.plies[last]
+                if ply.is_placement:
+                    continue
+                board = c.board.copy()
+                for _ in range(len(c.plies) - last):
+                    board.pop()
+                if any(r not in c.pending for r in board.isolated_by(ply)):
+                    continue  # its cut-off stacks are already gone: it did land
+                src, dst, plies = ply.src, ply.dst, c.plies[:last]
+                moved = board.stack(src)
+                below = board.stack(dst)
+                pending = frozenset(r for r in c.pending if r not in board.isolated_by(ply))
+            stacks = list(c.stacks)
+            stacks[dst] = below
+            stacks[src] = ()
+            for r in board.isolated_by(ply) if c.kind == "commit" else ():
+                stacks[r] = board.stack(r)
+            for lift in HOVER_MM:
+                out.append(Candidate("lifted", plies, board, stacks, pending, src=src,
+                                     hover=(dst, len(below), moved, lift), amends=c.amends))
+        return out
+
+    def held_above(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each lifted stack fitting within `limit`: the same stack held still in the air
+        above its source, at carry height (a player deciding where to put it)."""
+        out = []
+        for c in cands:
+            if c.chi2 <= limit and c.kind == "lifted" and c.hover is None:
+                pieces = c.board.stack(c.src)
+                for level in CARRY_LEVELS:
+                    out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending,
+                                         src=c.src, hover=(c.src, level, pieces, 0.0),
+                                         amends=c.amends))
+        return out
+
+    def knocked(self, cands: list[Candidate], limit: float) -> list[Candidate]:
+        """For each stack gone from its space fitting within `limit`: the same stack knocked
+        aside, lying on the board beside its space rather than in the hand. Its field reads on
+        the neighbours as a return field, opposite to its bottom magnet (up to about 2.5 % of
+        a bottom piece's own reading at 8-20 mm), and not as a landing would: the same
+        meaning as the stack in the hand, so a move to a neighbour that reads no more than a
+        stack lying there is asked about, never taken."""
+        out = []
+        cal = self.model.cal
+        for c in cands:
+            if ((c.chi2 > limit and any(not p.is_pass for p in c.plies))
+                    or c.kind != "lifted" or c.hover is not None):
+                continue  # (one knocked from the recorded position, or after a forced pass
+                # only, is always tried)
+            stack = c.board.stack(c.src) if not c.amends else None
+            if not stack:
+                continue
+            pull = -cal.polarity[stack[0]] * KNOCKED_RETURN * cal.typical_unit()
+            lo, hi = self.model.lying_range(stack)
+            lo, hi = min(lo, pull, 0.0), max(hi, pull, 0.0)
+            free = {n: (lo, hi) for n in NEIGHBOURS[c.src]}
+            out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
+                                 amends=c.amends, free=free))
+        return out

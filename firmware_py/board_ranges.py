@@ -1,0 +1,160 @@
+"""What no board tells its software, as ranges the forward model (`board_model`) allows for: how
+much not knowing where pieces sit can change a reading (`Ranges`: a new piece against the
+typical one, a stack set back, nudged by a landing, or knocked aside and lying by a neighbour,
+the weakest a DVONN piece can read), and how far this board's landings on stacks have read
+from the model so far (`LandingFit`).
+
+>>> fit = LandingFit()
+>>> fit.rel()
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+
+from .board_build import Tolerances, disc_bz
+
+LEVELS = 16  # enough for the tallest stack the model is ever asked about
+
+
+class LandingFit:
+    """How much worse this board's landings on stacks fit the model than the model expects: a
+    landing nudges the stack below and sits off it by amounts no board tells. On a carefully
+    built board a landing's own reading stays within about `EXPECTED` of its prediction
+    (relative to the bottom piece's response), which the model's own spread covers; on a rough
+    one a nudge alone moves a bottom piece's reading by several mT. `rel()` is the RMS excess
+    over `EXPECTED`, learned from every landing the game explains once the board is still
+    (`Reference`): none until landings show it.
+
+    >>> fit = LandingFit()
+    >>> fit.rel()
+    0.0
+    >>> for _ in range(20): fit.learn(0.1)
+    >>> round(fit.rel(), 2)
+    0.1
+    """
+
+    EXPECTED = 0.015  # relative RMS of a careful board's landings (the model covers it)
+    CAP = 0.25        # a residual beyond this is something else (a knocked stack), not a nudge
+
+    def __init__(self):
+        self.mean_square = self.EXPECTED ** 2
+        self.count = 0
+
+    def learn(self, rel: float) -> None:
+        """One landing's residual at its space, relative to the bottom piece's response."""
+        rel = min(abs(rel), self.CAP)
+        self.count += 1
+        w = max(1.0 / (self.count + 2), 0.1)  # the prior counts as two landings
+        self.mean_square += w * (rel * rel - self.mean_square)
+
+    def rel(self) -> float:
+        return max(self.mean_square - self.EXPECTED ** 2, 0.0) ** 0.5
+
+
+class Ranges:
+    """The ranges' half of `board_model.BoardModel` (a mixin: it needs the model's `geo`,
+    `tol`, `cal`, `piece_own` and `nominal_axial`)."""
+
+    def _position_spread(self, tol: Tolerances) -> None:
+        """From the magnet geometry, how much not knowing where pieces sit can change a
+        reading: `_own_rel[level]`, the RMS relative error of a piece's predicted effect at
+        `level` (0: a new bottom piece against the typical one; above: against the bottom
+        piece that taught the sensor)."""
+        g = self.geo
+        m = g.magnets["W"]
+        ref = disc_bz(m, 0.0, g.sensor_gap_mm)
+
+        def low(level: int) -> float:
+            """The weakest a piece at `level` reads, anywhere it may sit (relative)."""
+            h = g.sensor_gap_mm + g.piece_pitch_mm * level
+            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
+            return disc_bz(m, reach, h, n_phi=48, n_z=4) / disc_bz(m, 0.0, h)
+
+        self._low = [low(level) for level in range(LEVELS)]
+        # A new piece's magnet may also sit off the centre of the piece (a learned response
+        # includes that): for the weakest a piece not yet learned can read.
+        reach = min(tol.placement_mm + tol.magnet_offset_mm, m.diameter_mm)
+        self._low_magnet = (disc_bz(m, reach, g.sensor_gap_mm, n_phi=48, n_z=4)
+                             / disc_bz(m, 0.0, g.sensor_gap_mm))
+        # The steepest change of a piece's field per mm it is pushed sideways (relative to a
+        # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
+        self._slope = []
+        for level in range(LEVELS):
+            h = g.sensor_gap_mm + g.piece_pitch_mm * level
+            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
+            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
+            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
+            self._slope.append(abs(a - b) / ref)
+        # A factor anywhere in [low, 1], against a prediction of 1: its RMS error.
+        spread = [(1 - low(level)) * (1 / 4 + 1 / 12) ** 0.5 for level in range(LEVELS)]
+        strengths = tol.strength * (2 / 3) ** 0.5  # two pieces' strengths, each +- strength
+        self._own_rel = [math.sqrt(strengths ** 2 + spread[0] ** 2 + (tol.gain / 3 ** 0.5) ** 2)]
+        self._own_rel += [math.sqrt(strengths ** 2 + spread[lv] ** 2 + spread[0] ** 2)
+                          for lv in range(1, LEVELS)]
+
+    def weakest(self, kind: str) -> float:
+        """The weakest a bottom `kind` piece can read, relative to a typical bottom White one:
+        a weak magnet on a low-gain sensor, off the centre of its piece, set down as far
+        off-centre as people do."""
+        tol = self.tol
+        return (self.nominal_axial(kind) * (1 - tol.strength) * (1 - tol.gain)
+                * self._low_magnet)
+
+    def reseat_range(self) -> tuple[float, float]:
+        """A stack set back on its own space, anywhere people set pieces down: the factor by
+        which its own reading may change, (low, high), from the bounds of where it may sit
+        (off-centre as far as `Tolerances.placement_mm`, against exactly centred)."""
+        low = self._low[0]
+        return low - 1.0, 1.0 / low - 1.0
+
+    def reseat_bounds(self, space: int, stack) -> tuple[float, float]:
+        """A stack set back on `space` (its own sensor, codes from the baseline): the lowest
+        and highest its pieces can read anywhere people set them down, each piece on its own
+        (a stack set back is misaligned anew). The bottom piece is held against its learned
+        response, itself read wherever that piece sat then; so it may read from `low` to
+        1 / `low` of it. Without a learned response: (0, 0), nothing known."""
+        cal = self.cal
+        resp = cal.response[space]
+        if resp is None or not stack or cal.kind[space] != stack[0]:
+            return 0.0, 0.0
+        low = self._low
+        ends = sorted((resp * low[0], resp / low[0]))
+        lo, hi = ends
+        for level in range(1, min(len(stack), LEVELS)):
+            x = self.piece_own(space, stack[level], level)
+            a, b = sorted((x * low[level], x))
+            lo, hi = lo + a, hi + b
+        return lo, hi
+
+    def lying_range(self, stack) -> tuple[float, float]:
+        """A stack knocked off its space, lying on the board 8-15 mm away (so 10-17 mm from a
+        neighbour's sensor): the least and most (codes) it adds to that neighbour's reading.
+        Its bottom magnet gives a return field there (against its polarity), the pieces above
+        it a field with it: both are left open, piece by piece."""
+        if self._lying is None:
+            g = self.geo
+            ref = disc_bz(g.magnets["W"], 0.0, g.sensor_gap_mm)
+            self._lying = []
+            for level in range(LEVELS):
+                h = g.sensor_gap_mm + g.piece_pitch_mm * level
+                vals = [disc_bz(g.magnets["W"], rho, h, n_phi=48, n_z=4) / ref
+                        for rho in (10.0, 11.0, 12.0, 13.5, 15.0, 17.0)]
+                self._lying.append((min(vals), max(vals)))
+        unit = self.cal.typical_unit()
+        lo = hi = 0.0
+        for level, kind in enumerate(stack[:LEVELS]):
+            a, b = (self.cal.polarity[kind] * unit * x for x in self._lying[level])
+            lo, hi = lo + min(a, b), hi + max(a, b)
+        return lo, hi
+
+    def nudge_span(self, space: int, height: int) -> float:
+        """The most (codes) a stack of `height` on `space` can read differently after a
+        landing pushed it sideways by up to `Tolerances.nudge_mm`."""
+        return self.cal.unit(space) * self.tol.nudge_mm * sum(
+            self._slope[min(lv, LEVELS - 1)] for lv in range(height))
+
+    def own_spread(self, level: int) -> float:
+        """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""
+        return self._own_rel[min(level, LEVELS - 1)]
