@@ -85,13 +85,15 @@ class AIPlayer(Player):
     def __init__(self, level: int = ai.DEFAULT_LEVEL, seed: int | None = None, *,
                  nodes: int | None = None, depth: int | None = None,
                  seconds: float | None = None, game: float | None = None,
-                 name: str | None = None, weights: "ai.Weights | None" = None):
+                 name: str | None = None, weights: "ai.Weights | None" = None,
+                 setup: "ai.SetupWeights | None" = None):
         super().__init__(seed)
         ai.level_seconds(level)  # validates the level
         self.level, self.nodes, self.depth, self.seconds = level, nodes, depth, seconds
         self.name = name or f"ai:{level}"
-        # weights: evaluation weights on trial (ai.trial); the defaults otherwise
-        self.searcher = ai.Searcher(self.rng, weights=weights or ai.DEFAULT_WEIGHTS)
+        # weights, setup: evaluation weights on trial (ai.trial); the defaults otherwise
+        self.searcher = ai.Searcher(self.rng, weights=weights or ai.DEFAULT_WEIGHTS,
+                                    setup=setup or ai.DEFAULT_SETUP)
         self.clock = ai.GameClock(game) if game is not None else None
         self.last: ai.SearchResult | None = None
 

@@ -143,12 +143,11 @@ def test_wins_a_decided_ending_and_reports_it():
     assert result.value > ai.WIN // 2 and result.pv[0] == result.ply
 
 
-def test_early_placements_by_their_scores_the_last_ones_searched_into_phase_2():
+def test_early_placements_by_the_placement_search_the_last_ones_searched_into_phase_2():
     rng = random.Random(2)
     board = Board.from_plies(["f3", "c3", "i3"])
     early = ai.choose(board, rng=rng, nodes=100_000)
-    scores = ai.placement_scores(board)
-    assert early.nodes == 0 and scores[early.ply.dst] >= max(scores.values()) - 0.3  # noise
+    assert early.nodes == 0 and early.ply == ai.search_placement(board, random.Random(2))
     while N_PLACEMENTS - board.ply_count > ai.PLACEMENT_SEARCH_EMPTIES:
         board.push(ai.choose(board, rng=rng, nodes=300).ply)
     late = ai.choose(board, rng=rng, nodes=3000)
@@ -319,6 +318,7 @@ def test_game_clock_shares_out_the_time_and_is_charged():
 
 @pytest.mark.parametrize("name", ["firmware_py.ai", "firmware_py.ai.search",
                                   "firmware_py.ai.evaluation", "firmware_py.ai.placement",
+                                  "firmware_py.ai.placement_search",
                                   "firmware_py.ai.clock", "firmware_py.ai.table",
                                   "firmware_py.match"])
 def test_docstring_examples(name):
@@ -359,15 +359,14 @@ def test_trial_plays_changed_weights_against_classic_from_both_kinds_of_placemen
         assert why in capsys.readouterr().err
 
 
-def test_placement_prefers_a_space_near_a_dvonn_piece_to_a_far_edge_space(monkeypatch):
-    from firmware_py.ai import placement
+def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
+    from firmware_py.ai import trial
 
-    board = Board.from_plies(["e3", "f3", "g3"])
-    c2, b1 = INDEX["c2"], INDEX["b1"]  # 2 from e3 inside the board; 3 from all, on the edge
-    scores = placement.placement_scores(board)
-    assert scores[c2] > scores[b1]
-    # The edge bonus alone (as ai.classic places) would leave the piece far, to be cut off.
-    monkeypatch.setattr(placement, "FAR_PENALTY", 0.0)
-    monkeypatch.setattr(placement, "FAR_EDGE", placement.EDGE_BONUS)
-    scores = placement.placement_scores(board)
-    assert scores[c2] < scores[b1]
+    assert trial.main(["setup.contact=60", "--placements", "own", "--games", "2",
+                       "--budget-scale", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "contact=60" in out and "own placements   2 games" in out
+    assert "same placements" not in out
+    with pytest.raises(SystemExit):
+        trial.main(["setup.speed=3"])
+    assert "no weight 'setup.speed'" in capsys.readouterr().err

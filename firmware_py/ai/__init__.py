@@ -1,8 +1,8 @@
 """The computer opponent: `choose_ply(board, level, rng)` and, for live play, `Thinker`.
 
-The DVONN pieces go where they leave every space nearest to one, the other placements by
-per-space scores until the last three, which the search (`search.py`) takes into the moving
-phase; there it searches over an evaluation built on distance to the DVONN pieces
+The DVONN pieces go where they leave every space nearest to one; the other placements are
+searched over a placement evaluation (`placement_search.py`) until the last three, which the
+search (`search.py`) takes into the moving phase; there it searches over an evaluation built on distance to the DVONN pieces
 (`evaluation.py`; `python -m firmware_py.ai.tune` fits its weights to self-play games). A level
 is a time per move (`LEVEL_TIMES`), or with `GameClock` a time for the whole game (`clock.py`).
 `classic.py` is the engine as it was before, kept as a yardstick (`ai:classic`).
@@ -28,8 +28,8 @@ from ..rules import N_PLACEMENTS, Board, Ply
 from .clock import GameClock
 from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_value, side_terms,
                          terms)
-from .placement import (DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, choose_placement,
-                        place_value, placement_scores)
+from .placement import DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, place_value
+from .placement_search import DEFAULT_SETUP, SetupWeights, search_placement
 from .search import FRONTIER_MARGINS, SearchResult, Searcher
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
@@ -43,10 +43,11 @@ LEVEL_NODES = {1: 2_200, 2: 8_800, 3: 22_000, 4: 66_000, 5: 220_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
 LEVEL_DEPTHS = {1: 1, 2: 3}
-# The last placements, this many from phase 2, are searched (into phase 2); the others are
-# chosen by `placement.choose_placement`. Searching the last 5 or 7 scored 21-1-16 and 20-0-17
-# against 3 (3300 nodes a move): no clear gain for the extra time. With the weights and far
-# rule in force, 5 scored 48-1-11 against ai:classic where 3 scored 51-1-8 (60 games, seed 7).
+# The last placements, this many from phase 2, are searched into phase 2; the others by
+# `placement_search`. While those were scored per space: searching the last 5 or 7 scored
+# 21-1-16 and 20-0-17 against 3 (3300 nodes a move), no clear gain for the extra time; with
+# the weights in force, 5 scored 48-1-11 against ai:classic where 3 scored 51-1-8 (60 games,
+# seed 7).
 PLACEMENT_SEARCH_EMPTIES = 3
 
 
@@ -80,7 +81,11 @@ def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None 
     if depth is None:
         depth = LEVEL_DEPTHS.get(int(level))
     if board.ply_count < N_PLACEMENTS - PLACEMENT_SEARCH_EMPTIES:  # placed by rule
-        ply = choose_dvonn(board, rng) if board.ply_count < 3 else choose_placement(board, rng)
+        if board.ply_count < 3:
+            ply = choose_dvonn(board, rng)
+        else:
+            setup = searcher.setup if searcher is not None else DEFAULT_SETUP
+            ply = search_placement(board, rng, setup, seconds=limit_seconds)
         result = SearchResult(ply, 0, 0, 0, time.perf_counter() - start, [ply])
     else:
         searcher = searcher if searcher is not None else Searcher(rng)
@@ -191,5 +196,5 @@ __all__ = ["choose", "choose_ply", "Thinker", "Searcher", "SearchResult", "GameC
            "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",
-           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "choose_placement",
-           "placement_scores"]
+           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
+           "search_placement"]

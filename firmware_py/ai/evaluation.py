@@ -77,9 +77,12 @@ shared ones; W-D-L, own / shared): the weights before (near1 40, near2 15, reach
 60) 34-2-24 / 35-1-24; near1 80, near2 30, reach1 30: 40-3-17 / 40-2-18; near1 120, near2 45,
 reach1 40: 42-2-16 / 40-1-19; and with material 20 (little raw material, as PrimaDvonna's
 author advises: the distance terms say which pieces count): 42-1-17 / 49-1-10, adopted;
-material 0: 49-0-11 / 44-1-15 (run with placement.FAR_PENALTY in force, which alone took the
-own-placement games of near1 80 from 40-3-17 to 49-2-9). The first two runs used the table
-before ai.table; the placements before FAR_PENALTY unless said."""
+material 0: 49-0-11 / 44-1-15 (run with a far penalty in the per-space placement scores that
+placement_search has since replaced; it alone took the own-placement games of near1 80 from
+40-3-17 to 49-2-9). The first two runs used the table before ai.table; the placements before
+the far penalty unless said. With the placement search in force, a reach2 term (spaces 2 steps
+from a DVONN piece within reach) at 20: 76-0-24 from the same placements (100 games, seed 1)
+where the weights in force have 78-1-21; not adopted."""
 DEFAULT_WEIGHTS = Weights()
 
 

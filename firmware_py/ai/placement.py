@@ -1,9 +1,9 @@
 """The placement phase (phase 1): where the DVONN pieces go, and how good a half-filled board is.
 
 Most DVONN games are decided here: a piece placed far from the DVONN pieces is cut off early in
-phase 2, and pieces clumped together can only stack on each other. The placements are chosen
-by `choose_placement` (per-space scores, see there for why) until the last few, which the
-search (`search.py`) searches into phase 2. Its iterations too shallow to reach phase 2 score
+phase 2, and pieces clumped together can only stack on each other. The placements after the
+DVONN pieces are searched by `placement_search` until the last few, which the search
+(`search.py`) searches into phase 2. Its iterations too shallow to reach phase 2 score
 their leaves with `place_value`, which for each player counts
 
   near1..3  its pieces 1, 2 and 3 spaces from each DVONN piece (near two of them: twice)
@@ -132,53 +132,6 @@ def place_terms(board: Board) -> tuple[int, ...]:
                     (edge & _adjacent(enemy)).bit_count()))
     diff = tuple(a - b for a, b in zip(*out))
     return diff if board.turn == WHITE else tuple(-x for x in diff)
-
-
-# A piece 3 or more spaces from every DVONN piece is the first to be cut off: it costs
-# FAR_PENALTY more, and on the edge it gains FAR_EDGE (not EDGE_BONUS). Against ai:classic
-# (which has neither: the full edge bonus everywhere), 60 games from own placements, seed 7
-# (evaluation.TUNING): near1 80 etc. scored 40-3-17 without and 49-2-9 with (1.2, 0.4); the
-# weights in force 42-1-17 without and 51-1-8 with (2.0, 0.0); 3.0 played the same games.
-FAR_PENALTY = 2.0
-EDGE_BONUS = 1.2
-FAR_EDGE = 0.0
-
-
-def placement_scores(board: Board) -> dict[int, float]:
-    """Each empty space's value for the piece to place now, judged alone (higher is better):
-    near the DVONN pieces (1.5 more right next to one, FAR_PENALTY less 3 or more away), on
-    the edge where pieces can move first (unless far), next to enemy pieces to jump on, not
-    next to one's own, with empty neighbours.
-
-    What chooses the early placements (`choose_placement`): in matches it beat searching
-    place_value (18-28 over 46 games at 2000 nodes a move, both sides then moving alike),
-    because it values contact with enemy pieces, which a position's value cannot (it counts
-    the same for both players).
-    """
-    piece = board.piece_to_place()
-    stacks = board.stacks()
-    dvonns = [s for s in range(N_SPACES) if stacks[s] and stacks[s][0] == "D"]
-    mine, theirs = piece, "B" if piece == "W" else "W"
-    out: dict[int, float] = {}
-    for s in range(N_SPACES):
-        if stacks[s]:
-            continue
-        near = min((distance(s, d) for d in dvonns), default=3)
-        v = -0.8 * near + (1.5 if near == 1 else -FAR_PENALTY if near >= 3 else 0.0)
-        if len(NEIGHBOURS[s]) < 6:
-            v += EDGE_BONUS if near <= 2 else FAR_EDGE
-        for n in NEIGHBOURS[s]:
-            top = stacks[n][-1] if stacks[n] else None
-            v += -0.6 if top == mine else 0.4 if top == theirs else 0.15 if top is None else 0.0
-        out[s] = v
-    return out
-
-
-def choose_placement(board: Board, rng: _random.Random, noise: float = 0.3) -> Ply:
-    """The best space by placement_scores, with a little seeded noise so that games differ."""
-    scores = placement_scores(board)
-    best = max(scores, key=lambda s: (scores[s] + rng.uniform(0.0, noise), -s))
-    return Ply(-1, best)
 
 
 def spread_cost(dv_spaces: list[int]) -> int:

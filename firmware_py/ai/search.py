@@ -33,6 +33,7 @@ from ..rules import N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
 from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value, side_terms, value
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
+from .placement_search import DEFAULT_SETUP, SetupWeights
 from .table import EXACT_DEPTH, Table, progress
 
 MAX_DEPTH = 64
@@ -77,10 +78,11 @@ class Searcher:
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  placement: PlacementWeights = DEFAULT_PLACEMENT,
                  frontier_margins: tuple[int, ...] = FRONTIER_MARGINS,
-                 table_bits: int | None = None):
+                 table_bits: int | None = None, setup: SetupWeights = DEFAULT_SETUP):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
         self.placement = placement
+        self.setup = setup  # for the placements searched on their own (ai.choose)
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
         # Frontier pruning at depth 1, 2... (empty: off, the search is then exact; _negamax).
         self.frontier_margins = frontier_margins

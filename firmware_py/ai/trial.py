@@ -1,8 +1,10 @@
 """Try evaluation weights in matches: the way the weights in force were chosen (see TUNING).
 
     nice -n 19 python -m firmware_py.ai.trial near1=80 near2=30 reach1=30 --games 60 --seed 7
+    nice -n 19 python -m firmware_py.ai.trial setup.contact=60 --placements own --games 100
 
-Plays the default level with the changed `evaluation.Weights` against `ai:classic` (or with
+Plays the default level with the changed `evaluation.Weights` (and `setup.NAME`: the placement
+search's `placement_search.SetupWeights`) against `ai:classic` (or with
 `--against default`, against the weights in force) at equal time (each engine with its node
 budget for the level, times --budget-scale), colours alternating: once from each side's own
 placements, once from shared placement phases played by ai:classic (games 2k-1 and 2k from the
@@ -19,10 +21,11 @@ import time
 
 from . import DEFAULT_LEVEL, LEVEL_NODES
 from .evaluation import DEFAULT_WEIGHTS, Weights
+from .placement_search import DEFAULT_SETUP, SetupWeights
 
 
 def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
-          shared: bool) -> dict:
+          shared: bool, setup: SetupWeights = DEFAULT_SETUP) -> dict:
     """Results of `weights` (as the --white player of a match) against the opponent."""
     from ..match import play_match, play_openings
     from ..players import AIPlayer
@@ -38,7 +41,8 @@ def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
     def make(spec: str, seed_: int):
         if spec != name:
             return None
-        return AIPlayer(DEFAULT_LEVEL, seed_, nodes=nodes, name=name, weights=weights)
+        return AIPlayer(DEFAULT_LEVEL, seed_, nodes=nodes, name=name, weights=weights,
+                        setup=setup)
 
     openings = play_openings("ai:classic,nodes=2000", (games + 1) // 2, seed) if shared else None
     _, summary = play_match(name, other, games, seed, openings=openings, make=make)
@@ -49,30 +53,41 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m firmware_py.ai.trial", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("changes", nargs="*", metavar="NAME=VALUE",
-                   help="evaluation weights to change (the others stay as they are)")
+                   help="evaluation weights to change (the others stay as they are); "
+                        "setup.NAME=VALUE: a weight of the placement search")
     p.add_argument("--games", type=int, default=60, help="games per match (default 60)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--budget-scale", type=float, default=0.15, metavar="F",
                    help="multiply both node budgets by F (default 0.15)")
     p.add_argument("--against", choices=("classic", "default"), default="classic")
+    p.add_argument("--placements", choices=("own", "same", "both"), default="both",
+                   help="from each side's own placements, from shared ones, or both (default)")
     args = p.parse_args(argv)
     names = [f.name for f in dataclasses.fields(Weights)]
-    changes = {}
+    setup_names = [f"setup.{f.name}" for f in dataclasses.fields(SetupWeights)]
+    changes, setup_changes = {}, {}
     for item in args.changes:
         key, _, number = item.partition("=")
-        if key not in names:
-            p.error(f"{item!r}: no weight {key!r} (weights: {', '.join(names)})")
+        if key not in names + setup_names:
+            p.error(f"{item!r}: no weight {key!r} (weights: {', '.join(names + setup_names)})")
         try:
-            changes[key] = int(number)
+            value = int(number)
         except ValueError:
             p.error(f"{item!r}: the value must be a whole number (hundredths of a piece)")
+        if key in names:
+            changes[key] = value
+        else:
+            setup_changes[key[len("setup."):]] = value
     if args.games < 1 or not args.budget_scale > 0:
         p.error("--games must be at least 1 and --budget-scale more than 0")
     weights = dataclasses.replace(DEFAULT_WEIGHTS, **changes)
-    print(f"# {weights} against {args.against}, seed {args.seed}", flush=True)
-    for shared in (False, True):
+    setup = dataclasses.replace(DEFAULT_SETUP, **setup_changes)
+    print(f"# {weights} {setup} against {args.against}, seed {args.seed}", flush=True)
+    kinds = {"own": (False,), "same": (True,), "both": (False, True)}[args.placements]
+    for shared in kinds:
         t0 = time.perf_counter()
-        s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared)
+        s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared,
+                  setup)
         r, w, b = s["first_result"], s["first_as"]["white"], s["first_as"]["black"]
         print(f"{'same placements' if shared else 'own placements':16} {args.games} games: "
               f"{r['wins']}-{r['draws']}-{r['losses']} ({100 * s['first_score_rate']:.1f} %; as "
