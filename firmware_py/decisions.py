@@ -120,9 +120,31 @@ class Decisions:
                 self._show_held(d.best)
             elif verdict == "resync":
                 self._take_as_is(d.best, snap)
+            elif verdict == "doubt":
+                self._doubt(d, snap)
             elif verdict == "unclear":
                 self.questions.ask_as_it_stands(
                     st, d.best, self.reference.misfits(self.inference, d.best, snap)[:3])
+
+    def _doubt(self, d: Decision, snap) -> None:
+        """The board reads differently where the last move went or could have gone: before
+        offering to take it as it stands (which keeps that move), check the move's
+        alternatives. One fitting about as well as the move as recorded is asked about; when
+        none does, the board may be taken as it stands (`Mismatch.offer`)."""
+        stands = d.best
+        again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
+                                       amendable=True)
+        amends = [c for c in again.candidates if c.kind == "commit" and c.amends
+                  and c.chi2 - stands.chi2 < self.inference.margin]
+        if amends:
+            self.last_decision = Decision("ambiguous", stands, [stands, amends[0]],
+                                          again.candidates)
+            self.questions.ask(self.state, [stands, amends[0]])
+            if self.state.mode == "asking":
+                self.recorder.provisional = True  # reopened: the answer may amend it
+                return
+        self.mismatch.doubt_cleared = True
+        self.mismatch.offer(self.state, stands)
 
     def _take_as_is(self, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

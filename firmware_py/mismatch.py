@@ -45,11 +45,15 @@ class Mismatch:
         self.marks: tuple[list, list] = ([], [])
         self.rebuilding = False
         self.accept: Candidate | None = None
+        # The recorded move was checked against its alternatives on this still board: none
+        # fits, so the board may be taken as it stands (`doubt`).
+        self.doubt_cleared = False
 
     def clear(self) -> None:
         self.since = None
         self.marks = ([], [])
         self.accept = None
+        self.doubt_cleared = False
 
     def due(self, time: float, moving: bool) -> bool:
         """The board has stayed unexplained long enough to show it (checked per frame)."""
@@ -89,11 +93,17 @@ class Mismatch:
             # Right stacks on the right spaces, but the field disagrees: show where, and after
             # a while more take the board as it is (a piece swapped for another of its kind);
             # meanwhile the player may say it is right (confirm: `accept`).
-            if waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
+            misfits = self.reference.misfits(self.inference, d.best, snap)
+            # Misfits where the last move went, or could have gone: that move may be wrong,
+            # and taking the board as it stands would keep it (the caller checks, 'doubt').
+            doubt = not d.best.amends and bool(set(misfits) & last_move_spaces(st.board))
+            if not doubt and waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
                 return "resync"
             self.show(st, snap, pending)
-            st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
+            st.error = misfits[:3]
             if st.error and not d.best.amends:
+                if doubt and not self.doubt_cleared:
+                    return "doubt"
                 self.accept = d.best
                 st.message = accept_text(st.error)
             return None
@@ -117,6 +127,12 @@ class Mismatch:
         if len([p for p in best.plies if not p.is_pass]) != 1:
             return False
         return all(c.key == best.key for c in d.rivals)
+
+    def offer(self, st, cand) -> None:
+        """Offer `cand` (the recorded position) to be taken as the board stands (confirm)."""
+        if st.error:
+            self.accept = cand
+            st.message = accept_text(st.error)
 
     def take(self, snap) -> Candidate | None:
         """The player confirmed the board as it stands (`accept`): relearn the spaces that read
@@ -207,6 +223,16 @@ class Mismatch:
         st.missing, st.extra = self.difference(st.board, snap, pending)
         if not st.missing and not st.extra and d.best is not None:
             st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
+
+
+def last_move_spaces(board: Board) -> set:
+    """The last recorded move's source, destination and every other space its stack could
+    have landed on (empty when the last ply was not a move)."""
+    if not board.move_stack or not board.move_stack[-1].is_move:
+        return set()
+    before = board.copy()
+    ply = before.pop()
+    return {ply.src, ply.dst} | set(before.destinations(ply.src))
 
 
 def why_not_movable(board: Board, s: int) -> str:
