@@ -13,7 +13,9 @@ Every disagreement has one way out for the player, besides putting the pieces ri
 
 - the right stacks on the right spaces, some reading differently (a stack set back off its
   place, a sensor drifted): confirm takes the board as it stands (`accept`): those spaces'
-  references are learned again, no sensor is marked faulty and nothing is recorded;
+  references are learned again, no sensor is marked faulty and nothing is recorded (when
+  they include where the last move went or could have gone, `doubt`: the move's alternatives
+  are checked first, and one that fits is asked about instead);
 - the board standing exactly as one ply would leave it, but reading too differently from the
   model to take it unasked (`unclear`): the player is asked whether they played it;
 - one space alone off (a piece seen where none is, or none where one is): its sensor is offered
@@ -65,7 +67,9 @@ class Mismatch:
         when the best meaning is a stack in the hand (the caller shows it), 'resync' when the
         board was taken as it is (the caller makes it the reference), 'unclear' when the board
         stands as one ply alone would leave it, too far off the model to take unasked (the
-        caller asks the player whether they played `d.best`), else None."""
+        caller asks the player whether they played `d.best`), 'doubt' when the spaces that read
+        differently include where the last move went or could have gone (the caller checks its
+        alternatives before `offer`ing to take the board as it stands), else None."""
         bad = d.illegal_lift
         if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
             # Something illegal at once: a stack that may not move lifted, a stack set down on

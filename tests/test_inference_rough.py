@@ -227,6 +227,9 @@ def test_a_stack_set_back_may_read_stronger_than_where_it_stood():
     (6, 12, None),  # e3e2 for e3d3: a slide paused over e2, then a wrong lift ended the
                     # move's amendment though the board had shown its stack back in the hand;
                     # and a stack knocked after a forced pass was read as c4d4
+    (30, 12, 68),  # h3j3 for h3f3 (held out): a wrong removal ended the move; f3 and g3
+                   # then read differently and confirm took the board with h3j3 kept (now
+                   # misfits where the move could have gone reopen it: h3f3)
 ])
 def test_rough_games_with_mistakes_that_stalled_end_exact(seed, adc, plies):
     r = play_game(seed=seed, preset="rough", adc_bits=adc, mistakes=0.3, max_plies=plies)
@@ -301,3 +304,15 @@ def test_fractional_10_bit_readings_allow_for_the_adcs_own_error():
     r = play_game(seed=1, preset="rough", adc_bits=10, mistakes=0.3, max_plies=76)
     assert r.wrong == 0 and r.match and not r.stalled
     assert r.auto >= 0.9 * (r.auto + r.asked)
+
+
+def test_the_last_moves_spaces_are_where_it_went_and_could_have_gone():
+    from firmware_py.mismatch import last_move_spaces
+    board = Board()
+    while board.phase == 1:
+        board.push(board.legal_plies()[0])
+    assert last_move_spaces(board) == set()  # the last ply a placement: no move in doubt
+    move = board.legal_plies()[0]
+    could = set(board.destinations(move.src))
+    board.push(move)
+    assert last_move_spaces(board) == {move.src, move.dst} | could
