@@ -128,23 +128,24 @@ class Decisions:
 
     def _doubt(self, d: Decision, snap) -> None:
         """The board reads differently where the last move went or could have gone: before
-        offering to take it as it stands (which keeps that move), check the move's
-        alternatives. One fitting about as well as the move as recorded is asked about; when
-        none does, the board may be taken as it stands (`Mismatch.offer`)."""
+        it may be taken as it stands (which keeps that move), check the move's alternatives.
+        One fitting about as well as the move as recorded is asked about (the move is final:
+        never changed on readings alone); when none does, the board is shown as it was."""
         stands = d.best
         again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
                                        amendable=True)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:
-            self.last_decision = Decision("ambiguous", stands, [stands, amends[0]],
-                                          again.candidates)
-            self.questions.ask(self.state, [stands, amends[0]])
+            self.questions.ask(self.state, [stands, amends[0]])  # an open one is kept
             if self.state.mode == "asking":
-                self.recorder.provisional = True  # reopened: the answer may amend it
+                self.mismatch.clear()  # a question, not a difference to show
+                self.last_decision = Decision("ambiguous", stands, [stands, amends[0]],
+                                              again.candidates)
                 return
-        self.mismatch.doubt_cleared = True
-        self.mismatch.offer(self.state, stands)
+        self.mismatch.cleared = snap.stable_since
+        if self.mismatch.unexplained(self.state, d, snap, self.pending) == "resync":
+            self._take_as_is(d.best, snap)
 
     def _take_as_is(self, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

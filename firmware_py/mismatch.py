@@ -47,15 +47,15 @@ class Mismatch:
         self.marks: tuple[list, list] = ([], [])
         self.rebuilding = False
         self.accept: Candidate | None = None
-        # The recorded move was checked against its alternatives on this still board: none
-        # fits, so the board may be taken as it stands (`doubt`).
-        self.doubt_cleared = False
+        # The still board (its stable_since) on which the last move was checked against its
+        # alternatives and none fitted: it may be taken as it stands (`doubt`).
+        self.cleared: float | None = None
 
     def clear(self) -> None:
         self.since = None
         self.marks = ([], [])
         self.accept = None
-        self.doubt_cleared = False
+        self.cleared = None
 
     def due(self, time: float, moving: bool) -> bool:
         """The board has stayed unexplained long enough to show it (checked per frame)."""
@@ -69,7 +69,7 @@ class Mismatch:
         stands as one ply alone would leave it, too far off the model to take unasked (the
         caller asks the player whether they played `d.best`), 'doubt' when the spaces that read
         differently include where the last move went or could have gone (the caller checks its
-        alternatives before `offer`ing to take the board as it stands), else None."""
+        alternatives before the board may be taken as it stands), else None."""
         bad = d.illegal_lift
         if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
             # Something illegal at once: a stack that may not move lifted, a stack set down on
@@ -98,16 +98,17 @@ class Mismatch:
             # a while more take the board as it is (a piece swapped for another of its kind);
             # meanwhile the player may say it is right (confirm: `accept`).
             misfits = self.reference.misfits(self.inference, d.best, snap)
-            # Misfits where the last move went, or could have gone: that move may be wrong,
-            # and taking the board as it stands would keep it (the caller checks, 'doubt').
-            doubt = not d.best.amends and bool(set(misfits) & last_move_spaces(st.board))
-            if not doubt and waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
+            if (not d.best.amends and self.cleared != snap.stable_since
+                    and set(misfits) & last_move_spaces(st.board)):
+                # Misfits where the last move went, or could have gone: that move may be
+                # wrong, and taking the board as it stands would keep it (the caller checks
+                # its alternatives first, then `cleared` this still board).
+                return "doubt"
+            if waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
                 return "resync"
             self.show(st, snap, pending)
             st.error = misfits[:3]
             if st.error and not d.best.amends:
-                if doubt and not self.doubt_cleared:
-                    return "doubt"
                 self.accept = d.best
                 st.message = accept_text(st.error)
             return None
@@ -131,12 +132,6 @@ class Mismatch:
         if len([p for p in best.plies if not p.is_pass]) != 1:
             return False
         return all(c.key == best.key for c in d.rivals)
-
-    def offer(self, st, cand) -> None:
-        """Offer `cand` (the recorded position) to be taken as the board stands (confirm)."""
-        if st.error:
-            self.accept = cand
-            st.message = accept_text(st.error)
 
     def take(self, snap) -> Candidate | None:
         """The player confirmed the board as it stands (`accept`): relearn the spaces that read
