@@ -96,4 +96,27 @@ def test_a_move_that_stood_still_is_final():
     run(sim, c, 6.0)
     assert c.stats["amended"] == 0
     assert c.state.board.move_stack[-1] == Ply(ply.src, via)
-    assert c.state.mode != "idle"  # the board says it does not match the game
+    # Not changed on readings alone, but the move may be wrong: asked where it landed.
+    assert c.state.mode == "asking" and c.state.ask == [via, ply.dst]
+
+
+def test_a_final_move_whose_stack_reads_where_it_could_have_gone_is_amended_when_answered():
+    # The board reads differently where the last (final) move went and where it could have
+    # gone: taking it as it stands would keep that move, so the player is asked; lifting the
+    # stack where it stands and setting it back changes the move (rough seed 30: h3j3 kept
+    # for h3f3 when confirm took the board as it stood).
+    seed, board, ply, via = slide_over_a_tall_stack()
+    sim, c = resume(board, seed)
+    moved = board.height(ply.src)
+    sim.hand.lift(ply.src)
+    sim.hand.put(via)
+    run(sim, c, 3.0)
+    sim.hand.lift(via, count=moved)
+    sim.hand.put(ply.dst)
+    run(sim, c, 6.0)
+    assert c.state.mode == "asking" and c.mismatch.accept is None  # not offered as it stands
+    sim.hand.lift(ply.dst)
+    sim.hand.put(ply.dst)
+    run(sim, c, 3.0)
+    assert c.state.board.move_stack[-1] == ply and c.stats["amended"] == 1
+    assert c.state.mode == "idle"
