@@ -91,13 +91,14 @@ class Reachable:
     `unreliable` sensors, its `depth` and its `polarity_ok`)."""
 
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
-                   moved: frozenset | None = None, amendable: bool = False
+                   moved: frozenset | None = None, amendable: int = 0
                    ) -> list[Candidate]:
         """Every configuration reachable from `board` (with the cut-off stacks `pending`
         {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
         tried only on the spaces in `moved` (those whose reading changed: default all).
         amendable: the last move was recorded while its stack could still have been held just
-        above its destination: add the candidates that change it (`Candidate.amends`)."""
+        above its destination: add the candidates that change it (`Candidate.amends`); 2: also
+        those where the next player's stack was lifted or moved after it changed."""
         expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
         bad = self.unreliable
         occ = frozenset(occ - bad)  # a faulty sensor's space: anything the game allows there
@@ -193,13 +194,21 @@ class Reachable:
         if amend is not None:
             prev, ppend, last = amend
             # The last move's stack lifted off its destination again: in the hand, back on its
-            # source, or set down on another of its destinations (with its removals pending).
+            # source, or set down on another of its destinations (with its removals pending;
+            # `amendable` 2: perhaps with the next player's stack lifted or moved since).
             options = [("lifted", prev, (), ppend), ("match", prev, (), ppend)]
             for ply in prev.legal_plies():
                 if ply.is_move and ply.src == last.src and ply.dst != last.dst:
                     nb = prev.copy()
                     nb._push(ply)
-                    options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
+                    if amendable < 2:
+                        options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
+                        continue
+                    start = len(out)  # and the next player's stack lifted or moved since
+                    visit(nb, (ply,), {**ppend, **nb.last_removed})
+                    out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")]
+                    for c in out[start:]:
+                        c.amends = True
             for kind, bd, plies, pend in options:
                 stacks = physical(bd, pend, frozenset())
                 if kind == "lifted":

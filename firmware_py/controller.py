@@ -322,12 +322,29 @@ class Controller(Decisions):
             return
         # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
         ref = self.reference
+        was = self.recorder.provisional
         for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
                 snap.values):
             ref.reseat(s)
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
         d = ref.explain(self.inference, st.board, self.pending, snap,
-                        amendable=self.recorder.provisional)
+                        amendable=self.recorder.provisional + (self.recorder.moved_on is not None))
+        if was and not self.recorder.provisional and d.kind not in ("match", "commit", "lifted"):
+            # Touching made the move final (a stack set back near it reads like a landing), but
+            # while that stack is still in the hand nothing is set back: when the board fits
+            # only with the move landed elsewhere, the move stays open until it is set down.
+            # (Rivals that record nothing, or the same change with the stack set down, leave it
+            # so: nothing is recorded while a stack is held, its set-down decides.)
+            again = ref.explain(self.inference, st.board, self.pending, snap, amendable=2)
+            best = again.best
+            if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
+                    and best.plies and all(
+                        c.amends and c.plies[:1] == best.plies[:1]
+                        or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
+                        for c in again.rivals)):
+                d = Decision("lifted", best, [best], again.candidates)
+                self.recorder.provisional = True
+                self.recorder.moved_on = again.best.src
         self.last_decision = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False

@@ -226,10 +226,10 @@ class Inference(Reachable, Alternatives):
 
     # -- decision ----------------------------------------------------------------------------
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
-                age_s: float, amendable: bool = False) -> Decision:
+                age_s: float, amendable: int = 0) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
         cut-off stacks still `pending` ({space: stack}) and the reference readings `ref` of the
-        physical stacks `ref_stacks`; `amendable`: the last move was provisional."""
+        physical stacks `ref_stacks`; `amendable`: the last move was provisional (`candidates`)."""
         values = snapshot.values
         occ = self.occupancy(values)
         cal = self.model.cal

@@ -56,6 +56,7 @@ class Recorder:
     def provisional(self, value: bool) -> None:
         self._provisional = value
         self.carried = False
+        self.moved_on = None  # the next player's stack, lifted after the move read changed
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
@@ -86,6 +87,8 @@ class Recorder:
             self.provisional = False
         elif held == last.src:
             self.carried = True  # seen carried on: open until it is set down again
+        elif space == self.moved_on:
+            pass  # read in the hand after the move changed (`Controller`): open until set down
         elif space != last.dst and not self.carried:
             before = board.copy()
             before.pop()

@@ -220,7 +220,7 @@ class Reference:
                 if (values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
 
     # -- what the inference compares against -------------------------------------------------
-    def explain(self, inference, board, pending, snap, amendable: bool):
+    def explain(self, inference, board, pending, snap, amendable: int):
         return inference.explain(board, pending, snap, self.values, self.frames, self.stacks,
                                  snap.time - self.time, amendable=amendable)
 
