@@ -81,7 +81,8 @@ class Recorder:
         """The stack on `space` was seen gone from it. Another stack lifted near where the
         provisional move's stack could go (within two spaces of one of its destinations) will
         read, set back, like a landing there: the move is then final, unless its stack was
-        shown back in the hand (`held`: its source shown lifted; it is being carried on)."""
+        shown back in the hand (`held`: its source shown lifted; it is being carried on), or
+        `space` is `moved_on` (its stack shown in the hand after the move read changed)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False

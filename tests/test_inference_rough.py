@@ -230,6 +230,9 @@ def test_a_stack_set_back_may_read_stronger_than_where_it_stood():
     (30, 12, 68),  # h3j3 for h3f3 (held out): a wrong removal ended the move; f3 and g3
                    # then read differently and confirm took the board with h3j3 kept (now
                    # misfits where the move could have gone reopen it: h3f3)
+    (25, 12, 70),  # h2i3 for h2h1 (held out): a slide paused over i3, then e2 was lifted at
+                   # once; touching e2 made h2i3 final, so the board read "e2 set on h1" and
+                   # kept h2i3 (now, e2 still in the hand, the move stays open: h2h1, e2d2)
 ])
 def test_rough_games_with_mistakes_that_stalled_end_exact(seed, adc, plies):
     r = play_game(seed=seed, preset="rough", adc_bits=adc, mistakes=0.3, max_plies=plies)
@@ -260,6 +263,26 @@ def test_a_provisional_move_ends_when_another_stack_is_lifted_unless_it_was_carr
     r.touched(board, move.dst, held=move.src)  # shown back in the hand: carried on
     r.touched(board, other)  # (a wrong lift meanwhile)
     assert r.provisional
+
+
+def test_the_next_stack_shown_lifted_after_a_changed_move_keeps_it_open_until_set_down():
+    from firmware_py.recorder import Recorder
+    from firmware_py.calibration import NEAR
+    board = Board()
+    while board.phase == 1:
+        board.push(board.legal_plies()[0])
+    move = board.legal_plies()[0]
+    dests = board.destinations(move.src)
+    board.push(move)
+    near = {d for d in dests} | set().union(*(NEAR[d] for d in dests))
+    other = next(s for s in near if board.height(s) and s != move.dst)
+    r = Recorder()
+    r.provisional = True
+    r.moved_on = other  # shown in the hand on the board where the move landed elsewhere
+    r.touched(board, other)
+    assert r.provisional and r.moved_on == other
+    r.provisional = False  # decided (committed, or still long enough): nothing kept open
+    assert r.moved_on is None
 
 
 def test_a_stack_that_stood_is_still_seen_when_it_reads_weakly():
