@@ -240,17 +240,24 @@ def test_rough_games_with_mistakes_that_stalled_end_exact(seed, adc, plies):
     assert len(r.record) == (plies or len(r.truth))
 
 
-def test_a_provisional_move_ends_when_another_stack_is_lifted_unless_it_was_carried_on():
-    from firmware_py.recorder import Recorder
+def first_move_and_a_stack_near_it():
+    """After the placements, the first move played; the spaces near where it could have gone;
+    a stack standing there that is not the moved one."""
+    from firmware_py.calibration import NEAR
     board = Board()
     while board.phase == 1:
         board.push(board.legal_plies()[0])
-    from firmware_py.calibration import NEAR
     move = board.legal_plies()[0]
     dests = board.destinations(move.src)
     board.push(move)
-    near = {d for d in dests} | set().union(*(NEAR[d] for d in dests))
+    near = set(dests).union(*(NEAR[d] for d in dests))
     other = next(s for s in near if board.height(s) and s != move.dst)
+    return board, move, near, other
+
+
+def test_a_provisional_move_ends_when_another_stack_is_lifted_unless_it_was_carried_on():
+    from firmware_py.recorder import Recorder
+    board, move, near, other = first_move_and_a_stack_near_it()
     far = next(s for s in range(N_SPACES) if board.height(s) and s not in near)
     r = Recorder()
     r.provisional = True
@@ -267,15 +274,7 @@ def test_a_provisional_move_ends_when_another_stack_is_lifted_unless_it_was_carr
 
 def test_the_next_stack_shown_lifted_after_a_changed_move_keeps_it_open_until_set_down():
     from firmware_py.recorder import Recorder
-    from firmware_py.calibration import NEAR
-    board = Board()
-    while board.phase == 1:
-        board.push(board.legal_plies()[0])
-    move = board.legal_plies()[0]
-    dests = board.destinations(move.src)
-    board.push(move)
-    near = {d for d in dests} | set().union(*(NEAR[d] for d in dests))
-    other = next(s for s in near if board.height(s) and s != move.dst)
+    board, move, near, other = first_move_and_a_stack_near_it()
     r = Recorder()
     r.provisional = True
     r.moved_on = other  # shown in the hand on the board where the move landed elsewhere
