@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from .rules import N_PLACEMENTS, PASS, Board, Ply
 from .spaces import N_SPACES
 
+# How far the last recorded move may still change (`Reachable.candidates`' `amendable`): not
+# at all; its stack set down elsewhere; or that, with the next player's stack lifted since.
+AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT = 0, 1, 2
+
 
 @dataclass
 class Candidate:
@@ -91,14 +95,15 @@ class Reachable:
     `unreliable` sensors, its `depth` and its `polarity_ok`)."""
 
     def candidates(self, board: Board, pending: dict, occ: frozenset, values,
-                   moved: frozenset | None = None, amendable: int = 0
+                   moved: frozenset | None = None, amendable: int = AMEND_NONE
                    ) -> list[Candidate]:
         """Every configuration reachable from `board` (with the cut-off stacks `pending`
         {space: stack} still standing) whose occupancy equals `occ`. Illegal set-downs are
         tried only on the spaces in `moved` (those whose reading changed: default all).
-        amendable: the last move was recorded while its stack could still have been held just
-        above its destination: add the candidates that change it (`Candidate.amends`); 2: also
-        those where the next player's stack was lifted or moved after it changed."""
+        amendable: AMEND_LAST when the last move was recorded while its stack could still have
+        been held just above its destination: add the candidates that change it
+        (`Candidate.amends`); AMEND_THEN_NEXT: also those where the next player's stack was
+        lifted or moved after it changed."""
         expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)
         bad = self.unreliable
         occ = frozenset(occ - bad)  # a faulty sensor's space: anything the game allows there
@@ -195,13 +200,13 @@ class Reachable:
             prev, ppend, last = amend
             # The last move's stack lifted off its destination again: in the hand, back on its
             # source, or set down on another of its destinations (with its removals pending;
-            # `amendable` 2: perhaps with the next player's stack lifted or moved since).
+            # AMEND_THEN_NEXT: perhaps with the next player's stack lifted or moved since).
             options = [("lifted", prev, (), ppend), ("match", prev, (), ppend)]
             for ply in prev.legal_plies():
                 if ply.is_move and ply.src == last.src and ply.dst != last.dst:
                     nb = prev.copy()
                     nb._push(ply)
-                    if amendable < 2:
+                    if amendable < AMEND_THEN_NEXT:
                         options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
                         continue
                     start = len(out)  # and the next player's stack lifted or moved since

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
+from .candidates import AMEND_THEN_NEXT
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
@@ -328,14 +329,14 @@ class Controller(Decisions):
             ref.reseat(s)
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
         d = ref.explain(self.inference, st.board, self.pending, snap,
-                        amendable=self.recorder.provisional + (self.recorder.moved_on is not None))
+                        amendable=self.recorder.amendable)
         if was and not self.recorder.provisional and d.kind not in ("match", "commit", "lifted"):
             # Touching made the move final (a stack set back near it reads like a landing), but
             # while that stack is still in the hand nothing is set back: when the board fits
             # only with the move landed elsewhere, the move stays open until it is set down.
             # (Rivals that record nothing, or the same change with the stack set down, leave it
             # so: nothing is recorded while a stack is held, its set-down decides.)
-            again = ref.explain(self.inference, st.board, self.pending, snap, amendable=2)
+            again = ref.explain(self.inference, st.board, self.pending, snap, amendable=AMEND_THEN_NEXT)
             best = again.best
             if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
                     and best.plies and all(
@@ -344,7 +345,7 @@ class Controller(Decisions):
                         for c in again.rivals)):
                 d = Decision("lifted", best, [best], again.candidates)
                 self.recorder.provisional = True
-                self.recorder.moved_on = again.best.src
+                self.recorder.moved_on = best.src
         self.last_decision = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False

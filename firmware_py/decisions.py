@@ -32,7 +32,7 @@ pending, stats, faults, inference, questions, recorder, reference, mismatch, scr
 from __future__ import annotations
 
 from .i18n import _
-from .candidates import Decision
+from .candidates import AMEND_LAST, Decision
 from .rules import Board
 from .spaces import SPACES
 
@@ -133,7 +133,7 @@ class Decisions:
         never changed on readings alone); when none does, the board is shown as it was."""
         stands = d.best
         again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
-                                       amendable=True)
+                                       amendable=AMEND_LAST)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:

@@ -30,7 +30,7 @@ import math
 
 from .alternatives import Alternatives
 from .board_model import BoardModel
-from .candidates import Candidate, Decision, Reachable
+from .candidates import AMEND_NONE, Candidate, Decision, Reachable
 from .rules import Board
 from .spaces import N_SPACES
 
@@ -226,7 +226,7 @@ class Inference(Reachable, Alternatives):
 
     # -- decision ----------------------------------------------------------------------------
     def explain(self, board: Board, pending: dict, snapshot, ref, ref_frames: int, ref_stacks,
-                age_s: float, amendable: int = 0) -> Decision:
+                age_s: float, amendable: int = AMEND_NONE) -> Decision:
         """Decide what `snapshot` (a settle.Snapshot) shows, given the recorded `board`, the
         cut-off stacks still `pending` ({space: stack}) and the reference readings `ref` of the
         physical stacks `ref_stacks`; `amendable`: the last move was provisional (`candidates`)."""

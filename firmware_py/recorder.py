@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .calibration import NEAR
+from .candidates import AMEND_LAST, AMEND_NONE, AMEND_THEN_NEXT
 from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
@@ -57,6 +58,13 @@ class Recorder:
         self._provisional = value
         self.carried = False
         self.moved_on = None  # the next player's stack, lifted after the move read changed
+
+    @property
+    def amendable(self) -> int:
+        """How far the last move may still change, for the inference's candidates."""
+        if not self.provisional:
+            return AMEND_NONE
+        return AMEND_LAST if self.moved_on is None else AMEND_THEN_NEXT
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
