@@ -322,10 +322,12 @@ class Controller(Decisions):
                 self.recorder.provisional = False  # no hand holds a stack that still: it landed
             return
         # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
+        # (A faulty sensor's space never reads a stack: nothing is seen gone there, and taking
+        # it as touched would end every provisional move near it at once.)
         ref = self.reference
         was = self.recorder.provisional
-        for s in set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.occupancy(
-                snap.values):
+        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
+        for s in standing - self.inference.occupancy(snap.values):
             ref.reseat(s)
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
         d = ref.explain(self.inference, st.board, self.pending, snap,
