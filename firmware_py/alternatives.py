@@ -12,6 +12,7 @@ board. Each is a candidate of its own, scored like any other (`inference.Inferen
 from __future__ import annotations
 
 from .candidates import Candidate
+from .calibration import NEAR
 from .spaces import NEIGHBOURS
 
 HOVER_MM = (1.0, 2.0, 3.0, 4.0)
@@ -79,7 +80,9 @@ class Alternatives:
         """For each stack gone from its space fitting within `limit`: the same stack knocked
         aside, lying on the board beside its space rather than in the hand. Its field reads on
         the neighbours as a return field, opposite to its bottom magnet (up to about 2.5 % of
-        a bottom piece's own reading at 8-20 mm), and not as a landing would: the same
+        a bottom piece's own reading at 8-20 mm; a tenth of a mT or two on the spaces two
+        steps away, as much as the cross-talk that tells candidates apart), and not as a
+        landing would: the same
         meaning as the stack in the hand, so a move to a neighbour that reads no more than a
         stack lying there is asked about, never taken."""
         out = []
@@ -95,7 +98,9 @@ class Alternatives:
             pull = -cal.polarity[stack[0]] * KNOCKED_RETURN * cal.typical_unit()
             lo, hi = self.model.lying_range(stack)
             lo, hi = min(lo, pull, 0.0), max(hi, pull, 0.0)
-            free = {n: (lo, hi) for n in NEIGHBOURS[c.src]}
+            far_lo, far_hi = self.model.lying_range(stack, ring=2)
+            free = {n: (min(far_lo, 0.0), max(far_hi, 0.0)) for n in NEAR[c.src]}
+            free.update((n, (lo, hi)) for n in NEIGHBOURS[c.src])
             out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
                                  amends=c.amends, free=free))
         return out

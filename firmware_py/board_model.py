@@ -52,7 +52,7 @@ class BoardModel(Ranges):
         # stack below (the inference's second look, when nothing fits otherwise).
         self.open_positions = False
         self.landings = LandingFit()
-        self._lying: list | None = None  # (low, high) per level: `lying_range`
+        self._lying: dict | None = None  # ring -> (low, high) per level: `lying_range`
         self._position_spread(tol)
         self._version = -1
         self._xt: dict = {}

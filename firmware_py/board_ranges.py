@@ -128,24 +128,30 @@ class Ranges:
             lo, hi = lo + a, hi + b
         return lo, hi
 
-    def lying_range(self, stack) -> tuple[float, float]:
-        """A stack knocked off its space, lying on the board 8-15 mm away (so 10-17 mm from a
-        neighbour's sensor): the least and most (codes) it adds to that neighbour's reading.
-        Its bottom magnet gives a return field there (against its polarity), the pieces above
-        it a field with it: both are left open, piece by piece."""
+    def lying_range(self, stack, ring: int = 1) -> tuple[float, float]:
+        """A stack knocked off its space, lying on the board 8-15 mm away: the least and most
+        (codes) it adds to the reading of a space `ring` steps from its own (1: a neighbour,
+        10-17 mm from it on the side it went; 2: one two steps away, 28-65 mm, where its
+        return field is still a tenth of a mT or two, as much as the cross-talk the
+        candidates are told apart by). Its bottom magnet gives a return field there (against
+        its polarity), the pieces above it a field with it: both are left open, piece by
+        piece."""
         if self._lying is None:
             g = self.geo
             ref = disc_bz(g.magnets["W"], 0.0, g.sensor_gap_mm)
-            self._lying = []
-            for level in range(LEVELS):
-                h = g.sensor_gap_mm + g.piece_pitch_mm * level
-                vals = [disc_bz(g.magnets["W"], rho, h, n_phi=48, n_z=4) / ref
-                        for rho in (10.0, 11.0, 12.0, 13.5, 15.0, 17.0)]
-                self._lying.append((min(vals), max(vals)))
+            self._lying = {}
+            for r, rhos in ((1, (10.0, 11.0, 12.0, 13.5, 15.0, 17.0)),
+                            (2, (28.0, 33.0, 40.0, 50.0, 65.0))):
+                self._lying[r] = []
+                for level in range(LEVELS):
+                    h = g.sensor_gap_mm + g.piece_pitch_mm * level
+                    vals = [disc_bz(g.magnets["W"], rho, h, n_phi=48, n_z=4) / ref
+                            for rho in rhos]
+                    self._lying[r].append((min(vals), max(vals)))
         unit = self.cal.typical_unit()
         lo = hi = 0.0
         for level, kind in enumerate(stack[:LEVELS]):
-            a, b = (self.cal.polarity[kind] * unit * x for x in self._lying[level])
+            a, b = (self.cal.polarity[kind] * unit * x for x in self._lying[ring][level])
             lo, hi = lo + min(a, b), hi + max(a, b)
         return lo, hi
 
