@@ -201,8 +201,9 @@ class Controller(Decisions):
         st = self.state
         if name == "confirm":
             if st.mode == "asking" and self.questions.rivals:
-                self._resolve(self.questions.confirmed(st),
-                              self.questions.confirmed_snapshot(self.settler.snapshot))
+                cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
+                if cand is not None:
+                    self._resolve(cand, self.questions.confirmed_snapshot(self.settler.snapshot))
             elif st.mode == "unexplained" and self.mismatch.accept is not None:
                 # "The stacks are right as they stand": take the board as it is.
                 cand = self.mismatch.take(self.settler.snapshot)

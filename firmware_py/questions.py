@@ -51,10 +51,12 @@ class Questions:
         self.unsure_since: float | None = None
         self.whether = False  # the question is whether a stack landed at all
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
+        self.known: list = []  # (ply index, space): answers given, the question narrowed
 
     def clear(self) -> None:
         """No question open."""
         self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
+        self.known = []
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
@@ -125,6 +127,8 @@ class Questions:
         if again:  # the question stands: add to it, never drop an answer under way
             keys = {c.key for c in rivals}
             rivals = rivals + [c for c in self.rivals if c.key not in keys]
+        if self.known:  # only those that agree with what the player has answered so far
+            rivals = [c for c in rivals if self._agrees(c)] or rivals
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         moves = [[p for p in c.plies if not p.is_pass] for c in rivals]
@@ -226,7 +230,41 @@ class Questions:
         when one is asked: a lift cannot be seen there)."""
         first = st.ask[0]
         chosen = [c for c, a in zip(self.rivals, self.spaces()) if a == first]
+        if self.narrowed(st, chosen):
+            return None
         return chosen[0] if chosen else self.rivals[0]
+
+    def narrowed(self, st, chosen) -> bool:
+        """The answer names the later of two plies only, and `chosen` (the rivals it leaves)
+        still differ in the earlier one: asked again about that one among them (never
+        decided by which of them happened to come first). True when so asked."""
+        if len({c.key for c in chosen}) < 2:
+            return False
+        old = (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
+               self.known)
+        self.known = self.known + [(self.index, self._space_of(chosen[0]))]
+        self.rivals = []
+        self.ask(st, chosen)
+        if self.rivals:
+            return True
+        (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
+         self.known) = old
+        return False
+
+    def _space_of(self, cand):
+        moves = [p for p in cand.plies if not p.is_pass]
+        if cand.kind == "illegal" or self.index is None:
+            return landing(cand)
+        return moves[self.index].dst
+
+    def _agrees(self, cand) -> bool:
+        """`cand` agrees with the answers already given to this question (`known`)."""
+        moves = [p for p in cand.plies if not p.is_pass]
+        for i, space in self.known:
+            if (landing(cand) if i is None else
+                    (moves[i].dst if i < len(moves) else None)) != space:
+                return False
+        return True
 
     def watch(self, st, raw) -> None:
         """Per frame while asking: see an asked stack lifted and set back, however quickly."""
@@ -264,6 +302,8 @@ class Questions:
         chosen = [c for c, s in zip(self.rivals, self.spaces()) if s == self.answer]
         if not chosen:
             return None
+        if self.narrowed(st, chosen):
+            return True  # the next answer decides
         cand = chosen[0]
         mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
         if (occ ^ mine) - self._cut_off(st.board, cand):

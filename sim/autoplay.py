@@ -268,7 +268,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
             tail = board.now + 8.0
         if board.now >= tail or (controller.state.board.ply_count
                                  >= players.truth.ply_count and controller.state.mode
-                                 in ("idle", "over")):
+                                 in ("idle", "over")
+                                 and not controller.recorder.provisional):
             break
 
     truth = [str(p) for p in players.truth.move_stack]

@@ -281,7 +281,14 @@ class Players(PlyMotions):
             if ply.is_move and asked and answers < 3:
                 # Show the board where the stack landed: lift it and set it back (a person
                 # does that too when the board's candidates leave out the real destination).
-                if ply.dst not in asked:
+                # Asked about the ply before instead (two quick plies, the later one known),
+                # the players show where that one landed.
+                target = ply.dst
+                before = [p for p in self.truth.move_stack[:-1] if not p.is_pass][-1:]
+                if (target not in asked and before and before[0].is_move
+                        and before[0].dst in asked and before[0].dst != ply.src):
+                    target = before[0].dst
+                if target not in asked:
                     self._complain(f"asked about {[SPACES[s] for s in asked]}, "
                                    f"not {SPACES[ply.dst]}")
                 yield self._pause(self._draw("react"))
@@ -290,13 +297,13 @@ class Players(PlyMotions):
                     continue  # the board made up its mind meanwhile
                 quiet = False
                 answers += 1
-                if not self.board.stacks[ply.dst]:  # cleared meanwhile: nothing to show
-                    self._complain(f"asked about {SPACES[ply.dst]}, which is empty now")
+                if not self.board.stacks[target]:  # cleared meanwhile: nothing to show
+                    self._complain(f"asked about {SPACES[target]}, which is empty now")
                     answers = 3
                     continue
-                self._note(f"answering: {SPACES[ply.dst]}")
-                self.hand.lift(ply.dst)
-                self.hand.put(ply.dst)
+                self._note(f"answering: {SPACES[target]}")
+                self.hand.lift(target)
+                self.hand.put(target)
                 yield self._idle()
                 yield self._pause(self._draw("react"))
                 self._look_afresh()
