@@ -52,6 +52,7 @@ class Questions:
         self.whether = False  # the question is whether a stack landed at all
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
+        self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
 
     def clear(self) -> None:
         """No question open."""
@@ -127,11 +128,14 @@ class Questions:
         if again:  # the question stands: add to it, never drop an answer under way
             keys = {c.key for c in rivals}
             rivals = rivals + [c for c in self.rivals if c.key not in keys]
-        if self.known:  # only those that agree with what the player has answered so far
-            rivals = [c for c in rivals if self._agrees(c)] or rivals
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
-        moves = [[p for p in c.plies if not p.is_pass] for c in rivals]
+        # (Rivals that change the last recorded move are compared with the others' plies
+        # after that move: the same ply number is the same player's.)
+        self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
+        if self.known:  # only those that agree with what the player has answered so far
+            rivals = [c for c in rivals if self._agrees(c)] or rivals
+        moves = [self._moves(c) for c in rivals]
         n = min(len(m) for m in moves)
         idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
         if idx is None or any(c.kind == "illegal" for c in rivals):
@@ -218,7 +222,7 @@ class Questions:
         """The asked space of each rival, in order."""
         out = []
         for c in self.rivals:
-            moves = [p for p in c.plies if not p.is_pass]
+            moves = self._moves(c)
             if c.kind == "illegal" or self.index is None:
                 out.append(landing(c))
             else:
@@ -252,14 +256,19 @@ class Questions:
         return False
 
     def _space_of(self, cand):
-        moves = [p for p in cand.plies if not p.is_pass]
+        moves = self._moves(cand)
         if cand.kind == "illegal" or self.index is None:
             return landing(cand)
         return moves[self.index].dst
 
+    def _moves(self, cand) -> list:
+        """`cand`'s moves, from the recorded last move on when a rival changes it."""
+        moves = [p for p in cand.plies if not p.is_pass]
+        return moves if cand.amends else list(self.before) + moves
+
     def _agrees(self, cand) -> bool:
         """`cand` agrees with the answers already given to this question (`known`)."""
-        moves = [p for p in cand.plies if not p.is_pass]
+        moves = self._moves(cand)
         for i, space in self.known:
             if (landing(cand) if i is None else
                     (moves[i].dst if i < len(moves) else None)) != space:
