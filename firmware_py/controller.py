@@ -65,7 +65,7 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
-from .candidates import AMEND_THEN_NEXT
+from .candidates import AMEND_LAST, AMEND_THEN_NEXT
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
@@ -349,6 +349,8 @@ class Controller(Decisions):
                 d = Decision("lifted", best, [best], again.candidates)
                 self.recorder.provisional = True
                 self.recorder.moved_on = best.src
+        if self.recorder.amendable == AMEND_LAST:
+            d = self._went_on(d, snap)
         self.last_decision = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False

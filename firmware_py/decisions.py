@@ -32,7 +32,7 @@ pending, stats, faults, inference, questions, recorder, reference, mismatch, scr
 from __future__ import annotations
 
 from .i18n import _
-from .candidates import AMEND_LAST, Decision
+from .candidates import AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .rules import Board
 from .spaces import SPACES
 
@@ -146,6 +146,22 @@ class Decisions:
         self.mismatch.cleared = snap.stable_since
         if self.mismatch.unexplained(self.state, d, snap, self.pending) == "resync":
             self._take_as_is(d.best, snap)
+
+    def _went_on(self, d: Decision, snap) -> Decision:
+        """The last move is still open and the board reads a ply after it: the hand may have
+        set the move's stack down elsewhere and gone on at once (the next stack lifted
+        before the board was still in between). Those meanings are tried too; when one of
+        them fits best it is decided, or asked about when the move as recorded fits about as
+        well. Otherwise `d` stands (the move as recorded fits best)."""
+        best = d.best
+        if (d.kind not in ("commit", "ambiguous") or best is None or best.amends
+                or not best.plies):
+            return d
+        again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
+                                       amendable=AMEND_THEN_NEXT)
+        if again.kind in ("commit", "lifted", "ambiguous") and again.best.amends:
+            return again
+        return d
 
     def _take_as_is(self, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

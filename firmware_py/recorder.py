@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .calibration import NEAR
-from .candidates import AMEND_NONE, AMEND_THEN_NEXT
+from .candidates import AMEND_LAST, AMEND_NONE, AMEND_THEN_NEXT
 from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
@@ -64,10 +64,7 @@ class Recorder:
         """How far the last move may still change, for the inference's candidates."""
         if not self.provisional:
             return AMEND_NONE
-        # Still open while another stack is lifted (one far from where it could go, or
-        # `moved_on`): the hand may have set it down elsewhere and lifted the next stack
-        # before the board was still in between.
-        return AMEND_THEN_NEXT
+        return AMEND_LAST if self.moved_on is None else AMEND_THEN_NEXT
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
