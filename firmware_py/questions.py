@@ -142,9 +142,12 @@ class Questions:
             spaces = [landing(c) for c in rivals]
         else:
             spaces = [m[idx].dst for m in moves]
+        # A space some rival's later ply landed on says nothing when lifted (whose landing
+        # is shown?): not asked.
+        later = set() if idx is None else {m[j].dst for m in moves for j in range(idx + 1, len(m))}
         ask = []
         for s in spaces:
-            if s is not None and s not in ask:
+            if s is not None and s not in ask and s not in later:
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
         if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
