@@ -93,10 +93,13 @@ class Mismatch:
             self.since = snap.stable_since
         self.marks = (d.lost, d.extra)
         waited = snap.time - self.since
-        if d.best is not None and d.best.kind == "match" and waited >= self.unexplained_s:
+        if d.best is not None and d.best.kind == "match" and (
+                waited >= self.unexplained_s or st.mode == "error"):
             # Right stacks on the right spaces, but the field disagrees: show where, and after
             # a while more take the board as it is (a piece swapped for another of its kind);
-            # meanwhile the player may say it is right (confirm: `accept`).
+            # meanwhile the player may say it is right (confirm: `accept`). At once after an
+            # error put right (a stack knocked and set back): the error shown is over, and
+            # the player, sure the stacks are right, says so now.
             misfits = self.reference.misfits(self.inference, d.best, snap)
             if (not d.best.amends and self.cleared != snap.stable_since
                     and set(misfits) & last_move_spaces(st.board)):
