@@ -159,9 +159,15 @@ class Decisions:
             return d
         again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
-        if again.kind in ("commit", "lifted", "ambiguous") and again.best.amends:
-            return again
-        return d
+        if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
+            return d
+        if again.kind == "commit" and (self.state.mode == "asking" or best.chi2 - again.best.chi2
+                                       < 2 * self.inference.margin):
+            # A recorded move changed on readings alone needs clear evidence (a hand that
+            # went on at once leaves a board only just still), and never while a question
+            # about it is open: asked, the move as recorded among the answers.
+            return Decision("ambiguous", again.best, [again.best, best], again.candidates)
+        return again
 
     def _take_as_is(self, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""
