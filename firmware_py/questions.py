@@ -142,9 +142,10 @@ class Questions:
             spaces = [landing(c) for c in rivals]
         else:
             spaces = [m[idx].dst for m in moves]
-        # A space some rival's later ply landed on says nothing when lifted (whose landing
-        # is shown?): not asked.
-        later = set() if idx is None else {m[j].dst for m in moves for j in range(idx + 1, len(m))}
+        # A space that every rival's later ply landed on says nothing when lifted (the later
+        # ply's player takes the question for theirs): not asked.
+        later = set() if idx is None else set.intersection(
+            *({m[j].dst for j in range(idx + 1, len(m))} for m in moves))
         ask = []
         for s in spaces:
             if s is not None and s not in ask and s not in later:
