@@ -303,6 +303,9 @@ class Questions:
         the lifted stack to be set back; None when the board is to be read afresh."""
         occ = self.inference.occupancy(snap.values)
         self._note_lifts(st, lambda a: a in occ)
+        cleared = self._cleared(st, occ)
+        if cleared is not None:
+            return cleared, False
         if self.answer is None or self.answer not in occ:
             held = [a for a in st.ask if a not in occ]
             rival_occ = {s for s in range(N_SPACES)
@@ -326,6 +329,23 @@ class Questions:
             self.answer, self.lifted = None, set()
             return None
         return cand, occ == mine
+
+    def _cleared(self, st, occ):
+        """Asked about one ply whose landing stack it cuts off itself: the player clearing
+        that stack with the others it cuts off (and nothing else changed) answers "yes" (a
+        lift and set-back is no way to answer then). The candidate, or None."""
+        cand = self.rivals[0]
+        if cand.kind != "commit" or len({c.key for c in self.rivals}) != 1:
+            return None
+        cut = self._cut_off(st.board, cand)
+        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        gone = mine - occ
+        if (any(a in cut and a in gone for a in st.ask) and len(gone) >= 2
+                and gone <= cut and not occ - mine):
+            return cand
+        if st.ask and all(a in cut and not cand.stacks[a] for a in st.ask) and occ == mine:
+            return cand  # (asked after it was cleared: the board stands exactly so)
+        return None
 
     @staticmethod
     def _cut_off(board, cand) -> set:
