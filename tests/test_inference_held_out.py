@@ -22,6 +22,8 @@ from firmware_py.spaces import INDEX, N_SPACES, NEIGHBOURS
     (40, 58),  # c2b2 for d4d3: c2 knocked aside was read as a move onto b2 (+0.8 mT where
                # the landing gives -7.4); the stack lying there read on the spaces two away
     (40, None),  # the last move slid over i1 on its way to h1: recorded once it is final
+    (52, None),  # d3g3 cut off its own landing stack: asked "did you land on g3?", the
+                 # player cleared it with the others and was told to set it back
 ])
 def test_held_out_rough_games_record_no_ply_that_was_not_made(seed, plies):
     r = play_game(seed=seed, preset="rough", mistakes=0.3, max_plies=plies)
