@@ -76,7 +76,10 @@ class Questions:
                 self.unsure_since = snap.stable_since
             # Timed from the first still moment it was unsure (a still board that only looked
             # creeping for a moment is still the same question).
-            if snap.time - self.unsure_since >= wait and self._ask_landings(st, d):
+            aloft = rivals[0].hover is not None and rivals[0].hover[0] == rivals[0].src
+            # (Held still above its source fits best: in the hand, not landed: nothing to ask.)
+            if (snap.time - self.unsure_since >= wait and not aloft
+                    and self._ask_landings(st, d)):
                 return None
             if lifted and st.mode != "lifted":
                 return lifted[0]
