@@ -219,3 +219,32 @@ def test_after_an_error_put_right_a_stack_reading_differently_is_offered_at_once
     assert c.mismatch.accept is not None  # confirm: as it stands
     c.button("confirm")
     assert c.state.mode == "idle" and board.ply_count == 5 and not c.faulty
+
+
+def test_a_stack_held_still_above_its_source_is_not_asked_about_as_landed():
+    # Rough seed 55, ply 67: b4 lifted by mistake and held 3 s was asked "which did you land
+    # on: d4, a3, c5?" while it was still in the hand.
+    from firmware_py.candidates import Decision
+    from firmware_py.settle import Snapshot
+    board = Board()
+    while board.phase == 1:
+        board.push(board.legal_plies()[0])
+    src = board.mobile_stacks()[0]
+    stacks = board.stacks()
+    stacks[src] = ()
+    aloft = Candidate("lifted", (), board, stacks, frozenset(), src=src,
+                      hover=(src, 7, board.stack(src), 0.0), chi2=14.0)
+    near = next(s for s in NEIGHBOURS[src] if board.height(s))
+    put = list(stacks)
+    put[near] = board.stack(near) + board.stack(src)
+    illegal = Candidate("illegal", (), board, put, frozenset(), src, near, chi2=30.0)
+    c = Controller()
+    c.state.mode = "lifted"
+    d = Decision("ambiguous", aloft, [aloft, illegal], [aloft, illegal])
+    late = Snapshot(tuple([2048.0] * N_SPACES), tuple([1.0] * N_SPACES), 40, 30.0, 1.0)
+    assert c.questions.ambiguous(c.state, d, late) is None
+    assert c.state.mode == "lifted"  # not asked: still shown in the hand
+    low = Candidate("lifted", (), board, stacks, frozenset(), src=src, chi2=14.0)
+    c.questions.ambiguous(c.state, Decision("ambiguous", low, [low, illegal], [low, illegal]),
+                          late)
+    assert c.state.mode == "asking" and c.state.ask == [near]  # (no carry height: asked)
