@@ -1,5 +1,5 @@
 """`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--openings FILE] [--json]`:
-engine games."""
+engine games, also against outside programs (prog:COMMAND)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ def register(subparsers) -> None:
                     "score, then a summary (wins, draws, losses per side). SPEC: random, "
                     "greedy, ai:LEVEL (1..5, by time per move), ai:LEVEL,nodes=N, "
                     "ai:LEVEL,depth=D, ai:LEVEL,time=SECONDS, ai:LEVEL,game=SECONDS (for the "
-                    "whole game) or ai:classic (the engine before issue 15, same options). "
+                    "whole game), ai:classic (the engine before issue 15, same options) or "
+                    "prog:COMMAND (an outside program speaking the CodeCup DVONN protocol on "
+                    "stdin/stdout, started once per game, e.g. prog:/tmp/prima/player; a garbled "
+                    "or illegal reply, or none within --reply-timeout, loses that game). "
                     "Colours alternate between games unless --fixed-colours.")
     p.add_argument("--white", required=True, metavar="SPEC", help="the first player (White "
                    "in odd-numbered games)")
@@ -29,6 +32,9 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true",
                    help="one JSON object per game per line, then a summary object")
     p.add_argument("--record", action="store_true", help="also print each game's plies")
+    p.add_argument("--reply-timeout", type=float, default=None, metavar="SECONDS",
+                   help="how long a prog: player may take for one reply before it loses the "
+                        "game (default 60; its own clock is its business)")
     p.add_argument("--openings", metavar="FILE",
                    help="placement phases, one per line (49 ply tokens; a longer game record "
                         "counts up to its 49th ply): each pair of games starts from the next "
@@ -46,6 +52,15 @@ def run(args) -> int:
         except ValueError as e:
             print(f"dvonn-board match: {e}", file=sys.stderr)
             return 2
+    if args.reply_timeout is not None and args.reply_timeout <= 0:
+        print(f"dvonn-board match: --reply-timeout {args.reply_timeout:g}: must be positive",
+              file=sys.stderr)
+        return 2
+    if args.openings and any(s.strip().lower().startswith("prog:")
+                             for s in (args.white, args.black)):
+        print("dvonn-board match: --openings cannot be used with a prog: player (the CodeCup "
+              "protocol starts every game from the empty board)", file=sys.stderr)
+        return 2
     if args.games < 1:
         print(f"dvonn-board match: --games {args.games}: must be at least 1", file=sys.stderr)
         return 2
@@ -67,13 +82,15 @@ def run(args) -> int:
         w, b = r.score
         who = "draw" if r.winner == "draw" else f"{r.winner} ({getattr(r, r.winner)}) wins"
         opening = "" if r.opening is None else f" (opening on line {r.opening})"
+        forfeit = "" if r.forfeit is None else f" by forfeit: {r.forfeit}"
         print(f"game {r.game}: {r.white} (white) vs {r.black} (black): {who} {w}-{b}, "
-              f"{r.plies} plies{opening}", flush=True)
+              f"{r.plies} plies{opening}{forfeit}", flush=True)
         if args.record:
             print("  " + " ".join(r.record))
 
     _, summary = play_match(args.white, args.black, args.games, args.seed,
-                            alternate=not args.fixed_colours, on_game=show, openings=openings)
+                            alternate=not args.fixed_colours, on_game=show, openings=openings,
+                            reply_timeout=args.reply_timeout)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
