@@ -4,6 +4,11 @@ With openings (placement phases read by `read_openings`), each pair of games sta
 same placement phase with colours swapped, so the moving phase is measured apart from the
 placements.
 
+With `placements` (a SPEC), both colours' placements are made by that player and the match's
+players take over for the moving phase; a match player that is that SPEC itself plays on (an
+outside program can only play a game from its start). This splits the phases against a
+`prog:` player too, where openings cannot be used.
+
 A player that forfeits (`external_player.PlayerForfeit`: an outside program's garbled or
 illegal reply, or none in time) loses that game; the result says why (`forfeit`).
 
@@ -212,10 +217,12 @@ def play_openings(spec: str, count: int, seed: int = 0) -> list[tuple[int, list[
     return out
 
 
-def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tuple[
+def play_game(white, black, max_plies: int = 400, start: list[Ply] = (),
+              placers=None) -> tuple[
         Board, list[float], list[int], list[float], tuple[int, str] | None]:
     """Play one game between two callables Board -> Ply, from the plies `start` (an opening);
-    returns the final board, the thinking time, plies chosen and longest ply per colour, and
+    placers: (white's, black's) callables for the placement phase instead of the players.
+    Returns the final board, the thinking time, plies chosen and longest ply per colour, and
     (colour, why) if that colour forfeited (the game stops there).
     Each player gets a copy of the board, so a buggy player cannot corrupt the game."""
     board = Board.from_plies(start)
@@ -225,9 +232,10 @@ def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tupl
         if len(board.move_stack) >= max_plies:
             raise RuntimeError(f"game did not end within {max_plies} plies")
         turn = board.turn
+        placing = placers is not None and board.ply_count < N_PLACEMENTS
         t0 = time.perf_counter()
         try:
-            ply = players[turn](board.copy())
+            ply = (placers if placing else players)[turn](board.copy())
         except PlayerForfeit as e:
             return board, seconds, moves, longest, (turn, str(e))
         dt = time.perf_counter() - t0
@@ -247,14 +255,15 @@ def game_seeds(seed: int, game: int) -> tuple[int, int]:
 
 def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bool = True,
                on_game=None, openings: list[tuple[int, list[Ply]]] | None = None,
-               make=None, reply_timeout: float | None = None,
+               make=None, reply_timeout: float | None = None, placements: str | None = None,
                ) -> tuple[list[GameResult], Summary]:
     """Play `games` games between two SPECs; with `alternate`, the --black player takes White
     in the even-numbered games. With `openings` (from read_openings), games 2k-1 and 2k start
     from opening k (in turn, from the first again when they run out). `on_game(result)` is
     called after each game. make(spec, seed): a player for a SPEC that parse_spec does not
     know, or None (ai.trial's engine with weights on trial). reply_timeout: seconds a prog:
-    player may take for one reply. Each game's players are closed when it ends."""
+    player may take for one reply. placements: a SPEC that makes both colours' placements
+    (see the module docstring). Each game's players are closed when it ends."""
     results = []
     summary = Summary(first, second)
     for g in range(1, games + 1):
@@ -265,10 +274,18 @@ def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bo
         swapped = alternate and g % 2 == 0
         white, black = (p2, p1) if swapped else (p1, p2)
         line, start = openings[(g - 1) // 2 % len(openings)] if openings else (None, [])
+        placers = None
+        if placements is not None:
+            specs = (second, first) if swapped else (first, second)
+            placers = tuple(
+                p if spec.strip() == placements.strip() else parse_spec(
+                    placements, game_seeds(seed + 1, g)[c], reply_timeout=reply_timeout)
+                for c, (p, spec) in enumerate(zip((white, black), specs)))
         try:
-            board, seconds, moves, longest, forfeit = play_game(white, black, start=start)
+            board, seconds, moves, longest, forfeit = play_game(white, black, start=start,
+                                                                placers=placers)
         finally:
-            for p in (p1, p2):
+            for p in {id(p): p for p in (p1, p2, *(placers or ()))}.values():
                 getattr(p, "close", lambda: None)()
         win = board.winner() if forfeit is None else 1 - forfeit[0]
         r = GameResult(

@@ -103,3 +103,28 @@ def test_docstring_examples():
     from firmware_py import external_player
     failed, attempted = doctest.testmod(external_player)
     assert attempted > 0 and failed == 0
+
+
+def test_placements_by_one_player_then_the_match_players_move():
+    from firmware_py.match import game_seeds, play_game
+    from firmware_py.players import RandomPlayer
+
+    results, _ = play_match("greedy", "greedy", games=1, seed=3, placements="random")
+    white, black = (RandomPlayer(s) for s in game_seeds(4, 1))
+    board, *_ = play_game(white, black)
+    assert results[0].record[:49] == [str(p) for p in board.move_stack[:49]]
+
+
+def test_placements_by_the_program_itself_let_it_play_on():
+    results, _ = play_match("ai:1,nodes=100", prog("random", 4), games=2,
+                            placements=prog("random", 4))
+    assert all(r.forfeit is None and r.plies > 49 for r in results)
+
+
+def test_placements_refused_where_a_program_would_join_late(capsys):
+    assert main(["match", "--white", "random", "--black", prog("random"),
+                 "--placements", "greedy"]) == 2
+    assert "a prog: player must make the placements itself" in capsys.readouterr().err
+    assert main(["match", "--white", "random", "--black", "random", "--placements", "greedy",
+                 "--openings", "x.txt"]) == 2
+    assert "not both" in capsys.readouterr().err

@@ -1,5 +1,6 @@
-"""`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--openings FILE] [--json]`:
-engine games, also against outside programs (prog:COMMAND)."""
+"""`dvonn-board match --white SPEC --black SPEC --games N [--seed S] [--openings FILE |
+--placements SPEC] [--reply-timeout S] [--json]`: engine games, also against outside programs
+(prog:COMMAND)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def register(subparsers) -> None:
     p.add_argument("--reply-timeout", type=float, default=None, metavar="SECONDS",
                    help="how long a prog: player may take for one reply before it loses the "
                         "game (default 60; its own clock is its business)")
+    p.add_argument("--placements", metavar="SPEC",
+                   help="both colours' placements are made by this player, and --white and "
+                        "--black take over for the moving phase (a player that is SPEC itself "
+                        "plays on): measures the moving phase apart, also against a prog: "
+                        "player, which --openings cannot")
     p.add_argument("--openings", metavar="FILE",
                    help="placement phases, one per line (49 ply tokens; a longer game record "
                         "counts up to its 49th ply): each pair of games starts from the next "
@@ -46,7 +52,7 @@ def run(args) -> int:
     from ..match import play_match, read_openings
     from ..players import parse_spec
 
-    for spec in (args.white, args.black):
+    for spec in (args.white, args.black, *([args.placements] if args.placements else [])):
         try:
             parse_spec(spec)
         except ValueError as e:
@@ -56,10 +62,21 @@ def run(args) -> int:
         print(f"dvonn-board match: --reply-timeout {args.reply_timeout:g}: must be positive",
               file=sys.stderr)
         return 2
+    if args.openings and args.placements:
+        print("dvonn-board match: give --openings or --placements, not both", file=sys.stderr)
+        return 2
     if args.openings and any(s.strip().lower().startswith("prog:")
                              for s in (args.white, args.black)):
         print("dvonn-board match: --openings cannot be used with a prog: player (the CodeCup "
-              "protocol starts every game from the empty board)", file=sys.stderr)
+              "protocol starts every game from the empty board; --placements SPEC splits the "
+              "phases instead)", file=sys.stderr)
+        return 2
+    if args.placements and any(s.strip().lower().startswith("prog:")
+                               and s.strip() != args.placements.strip()
+                               for s in (args.white, args.black)):
+        print(f"dvonn-board match: --placements {args.placements}: a prog: player must make "
+              "the placements itself (the CodeCup protocol starts every game from the empty "
+              "board)", file=sys.stderr)
         return 2
     if args.games < 1:
         print(f"dvonn-board match: --games {args.games}: must be at least 1", file=sys.stderr)
@@ -90,7 +107,7 @@ def run(args) -> int:
 
     _, summary = play_match(args.white, args.black, args.games, args.seed,
                             alternate=not args.fixed_colours, on_game=show, openings=openings,
-                            reply_timeout=args.reply_timeout)
+                            reply_timeout=args.reply_timeout, placements=args.placements)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
