@@ -128,3 +128,11 @@ def test_placements_refused_where_a_program_would_join_late(capsys):
     assert main(["match", "--white", "random", "--black", "random", "--placements", "greedy",
                  "--openings", "x.txt"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_match_help_documents_prog_players(capsys):
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "prog:COMMAND" in out and "CodeCup DVONN protocol" in out
+    assert "--reply-timeout" in out and "--placements" in out
