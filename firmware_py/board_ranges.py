@@ -104,9 +104,11 @@ class Ranges:
 
     def reseat_range(self) -> tuple[float, float]:
         """A stack set back on its own space, anywhere people set pieces down: the factor by
-        which its own reading may change, (low, high), from the bounds of where it may sit
-        (off-centre as far as `Tolerances.placement_mm`, against exactly centred)."""
-        low = self._low[0]
+        which its own reading may change, (low, high), from the bounds of where its magnet may
+        sit (off-centre as far as `Tolerances.placement_mm`, and the piece set back turned:
+        its magnet up to `magnet_offset_mm` off the piece's centre anew; against exactly
+        centred)."""
+        low = self._low_magnet
         return low - 1.0, 1.0 / low - 1.0
 
     def reseat_bounds(self, space: int, stack) -> tuple[float, float]:

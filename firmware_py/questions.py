@@ -142,6 +142,7 @@ class Questions:
         n = min(len(m) for m in moves)
         idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)
         if idx is None or any(c.kind == "illegal" for c in rivals):
+            idx = None  # (their last landings: `spaces` reads the answer so too)
             spaces = [landing(c) for c in rivals]
         else:
             spaces = [m[idx].dst for m in moves]

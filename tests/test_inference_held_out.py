@@ -24,6 +24,10 @@ from firmware_py.spaces import INDEX, N_SPACES, NEIGHBOURS
     (40, None),  # the last move slid over i1 on its way to h1: recorded once it is final
     (52, None),  # d3g3 cut off its own landing stack: asked "did you land on g3?", the
                  # player cleared it with the others and was told to set it back
+    (53, None),  # c5, lifted by mistake and set back turned, read 12.9 mT weaker, beyond
+                 # the range a set-back allowed (its magnet off the piece's centre anew)
+    (27, None),  # j4i4 for j4i3: asked by last landings (an illegal set-down among the
+                 # rivals), the answer "i4" was read as j4's landing, not k4's
 ])
 def test_held_out_rough_games_record_no_ply_that_was_not_made(seed, plies):
     r = play_game(seed=seed, preset="rough", mistakes=0.3, max_plies=plies)
