@@ -29,6 +29,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from firmware_py.rules import Board, Ply
 from firmware_py.store import Store
 
 from .autoplay import count_wrong
@@ -70,6 +71,7 @@ class SerialGame:
     stall_message: str | None = None
     complaints: list = field(default_factory=list)
     traceback: bool = False
+    play_stderr: str = ""  # its end, when it wrote a traceback or did not stop
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -161,18 +163,27 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
                      mistakes: float = 0.0, script: list[str] | None = None,
                      noise: str | float = "default", max_plies: int | None = None,
                      stall_s: float = 60.0, max_wall_s: float = 3600.0,
-                     log: str | None = None) -> SerialGame:
+                     start: list[str] | None = None, log: str | None = None) -> SerialGame:
     """Play one game over the serial path (see the module docstring) and return how it went.
 
     script: record tokens for the players (None: random plies from `seed`); max_plies: stop the
     players after that many; stall_s: wall seconds without a stored ply, while the players have
-    more to play, that make the game stalled; log: a file for `play`'s stderr (default: kept
-    only for the result's `traceback` flag).
+    more to play, that make the game stalled; start: plies already played, set up on the board
+    and given to `play --from` (the players play on from there: their plies are the game's);
+    log: a file for `play`'s stderr (default: kept only for the result's `traceback` flag).
     """
-    start = time.monotonic()
+    began = time.monotonic()
+    if (signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            and threading.current_thread() is threading.main_thread()):
+        # Started in the background by a shell (`cmd &`): SIGINT ignored, and `play` would
+        # inherit that and never see the Ctrl-C this sends it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     board = SimBoard(served_params(preset, noise, adc_bits), seed=seed)
+    position = Board.from_plies([Ply.parse(p) for p in start]) if start else None
+    if position is not None:
+        board.setup(position)
     players = Players(board, script, mistakes=Mistakes(rate=mistakes), seed=seed,
-                      max_plies=max_plies)
+                      max_plies=max_plies, start=position)
     with tempfile.TemporaryDirectory(prefix="dvonn-serial-") as tmp:
         folder = Path(tmp)
         web_port = _free_port()
@@ -193,17 +204,22 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
                    "--web", f"127.0.0.1:{web_port}"]
         if profile_path:
             command += ["--profile", profile_path]
+        if start:
+            (folder / "start.txt").write_text(" ".join(start) + "\n")
+            command += ["--from", str(folder / "start.txt")]
         with scanner, open(err_path, "w") as err:
             play = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err,
-                                    env={**os.environ, "COLUMNS": "100"})
+                                    env={**os.environ, "COLUMNS": "100",
+                                         "PYTHONFAULTHANDLER": "1"})
             channel.start()
             try:
-                stalled = _watch(play, players, channel, stall_s, start + max_wall_s)
+                stalled = _watch(play, players, channel, stall_s, began + max_wall_s)
             finally:
                 exit_s, code = _interrupt(play)
                 channel.close()
         with open(err_path) as f:
-            traceback = "Traceback" in f.read()
+            written = f.read()
+        traceback = "Traceback" in written or "Fatal Python error" in written
         record = stored_plies(db)
     truth = [str(p) for p in players.truth.move_stack]
     diffs = [i for i, (r, t) in enumerate(zip(record, truth)) if r != t]
@@ -217,12 +233,13 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
         stalled_at=len(record) if stalled else None,
         asked=modes.count("asking"), unexplained=modes.count("unexplained"),
         errors=modes.count("error"), exit_s=exit_s, exit_code=code,
-        wall_s=round(time.monotonic() - start, 1), board_s=round(board.now, 1),
+        wall_s=round(time.monotonic() - began, 1), board_s=round(board.now, 1),
         truth=truth, record=record,
         stall_mode=channel.state.get("mode") if stalled else None,
         stall_message=channel.state.get("message") if stalled else None,
         complaints=[f"{t:.1f}s {text}" for t, text in players.complaints],
-        traceback=traceback)
+        traceback=traceback,
+        play_stderr=written[-3000:] if traceback or exit_s is None else "")
 
 
 def _watch(play, players, channel, stall_s: float, deadline: float) -> bool:
@@ -245,8 +262,9 @@ def _watch(play, players, channel, stall_s: float, deadline: float) -> bool:
 
 
 def _interrupt(play) -> tuple[float | None, int | None]:
-    """Ctrl-C (SIGINT) to `play`: (seconds until it exited, its exit code); (None, None) and a
-    SIGKILL when it did not exit within 10 s."""
+    """Ctrl-C (SIGINT) to `play`: (seconds until it exited, its exit code); (None, None) when it
+    did not exit within 10 s: then SIGABRT, so that its stderr shows where each thread was
+    (PYTHONFAULTHANDLER), and SIGKILL."""
     if play.poll() is not None:
         return 0.0, play.returncode
     t0 = time.monotonic()
@@ -254,6 +272,11 @@ def _interrupt(play) -> tuple[float | None, int | None]:
     try:
         code = play.wait(timeout=10)
     except subprocess.TimeoutExpired:
+        play.send_signal(signal.SIGABRT)
+        try:
+            play.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
         play.kill()
         play.wait()
         return None, None
