@@ -72,6 +72,8 @@ class SerialGame:
     complaints: list = field(default_factory=list)
     traceback: bool = False
     play_stderr: str = ""  # its end, when it wrote a traceback or did not stop
+    made: dict = field(default_factory=dict)  # the players' mistakes, by kind
+    questions: list = field(default_factory=list)  # "ply N: ask [spaces]" per question
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -85,6 +87,7 @@ class _WebChannel:
         self.url = f"http://127.0.0.1:{port}/ws"
         self.presses: queue.Queue[str] = queue.Queue()
         self.modes: list[str] = []
+        self.questions: list[str] = []
         self.state: dict = {}
         self.connected = threading.Event()
         self._stop = threading.Event()
@@ -128,6 +131,8 @@ class _WebChannel:
                 game = data["game"]
                 if not self.modes or self.modes[-1] != game["mode"]:
                     self.modes.append(game["mode"])
+                    if game["mode"] == "asking":
+                        self.questions.append(f"ply {game['ply'] + 1}: {game['ask']}")
                 self.state = game
 
 
@@ -238,7 +243,7 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
         stall_mode=channel.state.get("mode") if stalled else None,
         stall_message=channel.state.get("message") if stalled else None,
         complaints=[f"{t:.1f}s {text}" for t, text in players.complaints],
-        traceback=traceback,
+        traceback=traceback, made=dict(players.made), questions=channel.questions,
         play_stderr=written[-3000:] if traceback or exit_s is None else "")
 
 

@@ -96,14 +96,23 @@ def run(args) -> int:
 
 
 def _autoplay(seed: int, args, script) -> dict:
-    """The same game autoplayed: what `sim --autoplay --json` says of it, in short."""
+    """The same game autoplayed, counted as the serial game is: the board's modes entered
+    (questions asked, unexplained boards, errors), not the controller's own statistics."""
     from dvonn_sim.autoplay import play_game
 
+    modes: list[str] = []
+
+    def trace(controller, board) -> None:
+        if not modes or modes[-1] != controller.state.mode:
+            modes.append(controller.state.mode)
+
     r = play_game(seed=seed, noise=args.noise, script=script, mistakes=args.mistakes,
-                  max_plies=args.plies, preset=args.preset, adc_bits=args.adc)
+                  max_plies=args.plies, preset=args.preset, adc_bits=args.adc, trace=trace)
     first = next((i for i, (a, b) in enumerate(zip(r.record, r.truth)) if a != b), None)
     return {"plies": r.plies, "stored": len(r.record), "match": r.match, "wrong": r.wrong,
-            "first_wrong": first, "stalled": r.stalled, "asked": r.asked}
+            "first_wrong": first, "stalled": r.stalled, "asked": modes.count("asking"),
+            "unexplained": modes.count("unexplained"), "errors": modes.count("error"),
+            "made": r.mistakes}
 
 
 def line(g: dict) -> str:
@@ -126,7 +135,8 @@ def line(g: dict) -> str:
     if a:
         text += (f"\n    autoplay: {a['stored']}/{a['plies']} plies, "
                  f"{'exact' if a['match'] else 'NOT exact'}, {a['wrong']} wrong, "
-                 f"{a['asked']} asked{', stalled' if a['stalled'] else ''}")
+                 f"{a['asked']} asked, {a['unexplained']} unexplained, {a['errors']} errors"
+                 f"{', stalled' if a['stalled'] else ''}")
     return text
 
 
