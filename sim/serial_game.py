@@ -74,6 +74,8 @@ class SerialGame:
     play_stderr: str = ""  # its end, when it wrote a traceback or did not stop
     made: dict = field(default_factory=dict)  # the players' mistakes, by kind
     questions: list = field(default_factory=list)  # "ply N: ask [spaces]" per question
+    link: dict = field(default_factory=dict)  # the scanner's side: frames sent per board
+    #   second, LED frames shown, packets it could not send, damaged packets from the host
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -222,6 +224,11 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
             finally:
                 exit_s, code = _interrupt(play)
                 channel.close()
+            fw, decoder = scanner.firmware, scanner.firmware.decoder
+            link = {"frames_per_s": round(fw.frames / max(board.now, 1e-9), 1),
+                    "led_frames": scanner.led_frames, "send_errors": len(scanner.errors),
+                    "damaged_from_host": decoder.bad_crc + decoder.truncated
+                    + decoder.garbage_bytes + decoder.too_long}
         with open(err_path) as f:
             written = f.read()
         traceback = "Traceback" in written or "Fatal Python error" in written
@@ -244,6 +251,7 @@ def play_serial_game(seed: int = 1, *, preset: str = "default", adc_bits: int = 
         stall_message=channel.state.get("message") if stalled else None,
         complaints=[f"{t:.1f}s {text}" for t, text in players.complaints],
         traceback=traceback, made=dict(players.made), questions=channel.questions,
+        link=link,
         play_stderr=written[-3000:] if traceback or exit_s is None else "")
 
 
