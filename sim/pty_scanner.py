@@ -236,8 +236,11 @@ def served_params(preset: str = "default", noise: str | float | None = "default"
     from .params import Params, adc_board, noise_level
 
     if params_file:  # the file's board; the noise and the ADC as given (as ever)
-        params = Params.from_toml(params_file).replace(noise_mt=noise_level(noise),
-                                                       **adc_board(adc_bits))
+        params = Params.from_toml(params_file)
+        if params.scanner != "serial":  # the direct scanner is the Pi's own, not on a port
+            raise ProfileError("scanner", "a scanner on a serial port is \"serial\" (it sends "
+                                          f"whole codes), not {params.scanner!r}")
+        params = params.replace(noise_mt=noise_level(noise), **adc_board(adc_bits))
         params.check()
     else:
         params = Params.preset(preset, noise=noise, **adc_board(adc_bits))
