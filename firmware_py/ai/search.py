@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules import N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
-from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value, side_terms, value
+from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, value
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
@@ -291,7 +291,7 @@ class Searcher:
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
         if v is _UNKNOWN:
-            sw, sb = side_terms(board, WHITE), side_terms(board, 1 - WHITE)
+            sw, sb = both_sides(board)
             v = value(board, self.weights, sw, sb) if (
                 sw if board.turn == WHITE else sb)[0] else None
             if len(evals) >= EVAL_CACHE:
