@@ -75,6 +75,19 @@ def test_evaluation_counts_stacks_by_their_distance_to_each_dvonn_piece():
     assert ai.evaluate(board, only(dvonn=100, near3=100)) == 0
 
 
+def test_evaluation_prefers_stacks_and_landings_near_the_dvonn_piece():
+    # The same stacks, pieces and number of moves each; in `good` White's stacks stand at the
+    # DVONN piece and Black's at the far end of the line, in `bad` the other way round.
+    good = Board.from_stacks({"a3": "B", "b3": "B", "c3": "W", "d3": "D", "e3": "W"}, WHITE)
+    bad = Board.from_stacks({"a3": "W", "b3": "W", "c3": "B", "d3": "D", "e3": "B"}, WHITE)
+    assert ai.evaluate(good) > ai.evaluate(bad)
+    assert ai.evaluate(good, only(near1=100)) == 200 and ai.evaluate(bad, only(near1=100)) == -200
+    assert ai.evaluate(good, only(near3=100)) == -100  # a3 is Black's
+    assert ai.evaluate(good, only(reach0=100)) == 100  # c3 and e3 can land on d3's DVONN piece
+    assert ai.evaluate(good, only(reach2=100)) == 0    # b3 and c3 can land 2 from it: one each
+    assert ai.evaluate(bad, only(near4=100, reach3=100)) == 100  # none 4 away; b3 lands on a3
+
+
 @pytest.mark.parametrize("seed,plies", [(1, 60), (2, 75), (3, 70), (4, 52)])
 def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
     board = random_board(seed, plies)
