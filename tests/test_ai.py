@@ -376,9 +376,10 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     from firmware_py.ai import trial
 
     assert trial.main(["setup.contact=60", "--placements", "own", "--games", "2",
-                       "--budget-scale", "0.01"]) == 0
-    out = capsys.readouterr().out
+                       "--budget-scale", "0.01", "--progress"]) == 0
+    out, err = capsys.readouterr()
     assert "contact=60" in out and "own placements   2 games" in out
+    assert "game 2: " in err and "/2)" in err  # the running score after each game
     assert "same placements" not in out
     with pytest.raises(SystemExit):
         trial.main(["setup.speed=3"])
