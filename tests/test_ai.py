@@ -46,7 +46,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    exact = ai.Searcher(random.Random(0), frontier_margins=())
+    exact = ai.Searcher(random.Random(0), frontier_margins=(), late_reductions=False)
     result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
@@ -116,6 +116,15 @@ def test_frontier_pruning_saves_nodes_at_the_same_depth():
     assert exact.depth == depth1.depth == both.depth == 4
     assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
     assert board.is_legal(both.ply)
+
+
+def test_late_move_reductions_save_nodes_at_the_same_depth():
+    board = random_board(6, 58)
+    full, reduced = (ai.Searcher(random.Random(0), late_reductions=lmr).search(board, depth=5)
+                     for lmr in (False, True))
+    assert full.depth == reduced.depth == 5
+    assert reduced.nodes < full.nodes
+    assert board.is_legal(reduced.ply)
 
 
 @pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))

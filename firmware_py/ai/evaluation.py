@@ -5,6 +5,8 @@ distance to them: stacks standing next to a DVONN piece are hard to cut off and 
 the fight, those three spaces away are the ones that get isolated. For each player:
 
   stacks      stacks it tops                material   pieces in them
+  late        pieces in them times the spaces emptied so far (material counts more as the
+              game nears its end)
   near1..3    its stacks 1, 2 and 3 spaces from each DVONN piece (a stack near two DVONN
               pieces counts twice), dvonn: stacks holding a DVONN piece that it tops
   moves       legal moves                   mobile     stacks that can move
@@ -29,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import DEST, MAX_MOBILE_HEIGHT, WHITE, Board, surrounded
+from ..spaces import N_SPACES
 from .worth import RING, planes
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
@@ -41,6 +44,7 @@ class Weights:
 
     stacks: int = 120
     material: int = 20
+    late: int = 0
     dvonn: int = 100
     near1: int = 120
     near2: int = 45
@@ -171,7 +175,8 @@ def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
             reach[k] += (sw[3] & ring[k]).bit_count() - (sb[3] & ring[k]).bit_count()
     near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
     prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
-    diff = (w_own.bit_count() - b_own.bit_count(), mat, *near, sw[0] - sb[0], sw[1] - sb[1],
+    diff = (w_own.bit_count() - b_own.bit_count(), mat,
+            mat * (N_SPACES - board._occ.bit_count()), *near, sw[0] - sb[0], sw[1] - sb[1],
             *reach, prey)
     if board.turn == WHITE:
         return tuple(diff) + (sw[2], -sb[2], 1)
@@ -195,7 +200,8 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
     wt, bt = sw[3], sb[3]
     stack_planes, land_planes = planes(weights, board._dv)
     v = (weights.stacks * (w_own.bit_count() - b_own.bit_count())
-         + weights.material * (sw[4] - sb[4])
+         + (weights.material + weights.late * (N_SPACES - board._occ.bit_count()))
+         * (sw[4] - sb[4])
          + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
          + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
     for worth, m in stack_planes:
