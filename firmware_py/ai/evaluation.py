@@ -84,7 +84,18 @@ placement_search has since replaced; it alone took the own-placement games of ne
 40-3-17 to 49-2-9). The first two runs used the table before ai.table; the placements before
 the far penalty unless said. With the placement search in force, a reach2 term (spaces 2 steps
 from a DVONN piece within reach) at 20: 76-0-24 from the same placements (100 games, seed 1)
-where the weights in force have 78-1-21; not adopted."""
+where the weights in force have 78-1-21; not adopted.
+
+With the space-worth tables (ai.worth: every distance term a worth per space, so near4 and
+landings at any distance cost nothing more at a leaf), by `python -m firmware_py.ai.trial
+NAME=VALUE --placements own --games 100 --seed 1 --progress` (own placements, 3300 against
+3000 nodes a move; the weights in force: 86-4-10, 88.0 %). Material 0 (PrimaDvonna's "no raw
+material"): 85-2-13; landings weighted like the stacks (reach0 40, reach2 10): 85-1-14; a
+smoother stack worth (near3 15, near4 5): 83-2-15; with late move reductions in the search
+(ai.search; 89-2-10 (*) with the weights in force), stronger distance terms (near1 160, near2
+60, reach1 50): 88-0-12; material counting more as the board empties (late 3): stopped at 9
+points of 14. None adopted: every change stayed within what chance gives over 100 games
+(about +-7 points)."""
 DEFAULT_WEIGHTS = Weights()
 
 

@@ -46,7 +46,7 @@ FRONTIER_MARGINS = (300, 400)
 # Late move reductions: at depth >= LMR_DEPTH, a quiet move after the first LMR_AFTER (and
 # after the table move, captures and killers) is searched one ply shallower first, and again
 # at full depth only if it beats alpha.
-LMR_DEPTH = 3
+LMR_DEPTH = 2
 LMR_AFTER = 3
 
 
