@@ -92,7 +92,7 @@ NAME=VALUE --placements own --games 100 --seed 1 --progress` (own placements, 33
 3000 nodes a move; the weights in force: 86-4-10, 88.0 %). Material 0 (PrimaDvonna's "no raw
 material"): 85-2-13; landings weighted like the stacks (reach0 40, reach2 10): 85-1-14; a
 smoother stack worth (near3 15, near4 5): 83-2-15; with late move reductions in the search
-(ai.search; 89-2-10 (*) with the weights in force), stronger distance terms (near1 160, near2
+(ai.search, from depth 3: 88-2-10 with the weights in force), stronger distance terms (near1 160, near2
 60, reach1 50): 88-0-12; material counting more as the board empties (late 3): stopped at 9
 points of 14. None adopted: every change stayed within what chance gives over 100 games
 (about +-7 points)."""

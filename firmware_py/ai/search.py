@@ -45,7 +45,9 @@ _UNKNOWN = object()
 FRONTIER_MARGINS = (300, 400)
 # Late move reductions: at depth >= LMR_DEPTH, a quiet move after the first LMR_AFTER (and
 # after the table move, captures and killers) is searched one ply shallower first, and again
-# at full depth only if it beats alpha.
+# at full depth only if it beats alpha. Against ai:classic from own placements (ai.trial, 100
+# games, seeds 1 and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
+# depth 2 89-1-10 and 89-2-9 (at 3300 nodes a move against 3000).
 LMR_DEPTH = 2
 LMR_AFTER = 3
 
@@ -93,7 +95,7 @@ class Searcher:
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
         # Frontier pruning at depth 1, 2... (empty: off, the search is then exact; _negamax).
         self.frontier_margins = frontier_margins
-        # Late move reductions (off, with no frontier margins: the search is then exact).
+        # Late move reductions (off, and no frontier margins: plain alpha-beta, as tests need).
         self.lmr_depth = LMR_DEPTH if late_reductions else MAX_DEPTH + 1
         self.table = Table(table_bits)
         self.history: dict[Ply, int] = {}
