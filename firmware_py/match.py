@@ -4,6 +4,14 @@ With openings (placement phases read by `read_openings`), each pair of games sta
 same placement phase with colours swapped, so the moving phase is measured apart from the
 placements.
 
+With `placements` (a SPEC), both colours' placements are made by that player and the match's
+players take over for the moving phase; a match player that is that SPEC itself plays on (an
+outside program can only play a game from its start). This splits the phases against a
+`prog:` player too, where openings cannot be used.
+
+A player that forfeits (`external_player.PlayerForfeit`: an outside program's garbled or
+illegal reply, or none in time) loses that game; the result says why (`forfeit`).
+
 >>> from firmware_py.match import play_match
 >>> results, summary = play_match("greedy", "random", games=2, seed=1)
 >>> [r.plies >= 49 for r in results], summary.games
@@ -17,6 +25,7 @@ from dataclasses import dataclass, field
 
 from .players import parse_spec
 from .errors import IllegalPly
+from .external_player import PlayerForfeit
 from .rules import BLACK, N_PLACEMENTS, PLAYER_NAMES, WHITE, Board, Ply
 
 COLOURS = PLAYER_NAMES  # ('white', 'black')
@@ -38,6 +47,7 @@ class GameResult:
     max_seconds: tuple[float, float] # the longest single ply (white, black)
     record: list[str] = field(default_factory=list)
     opening: int | None = None       # 1-based line number in the openings, if one was used
+    forfeit: str | None = None       # why the loser forfeited, if the game ended that way
 
     @property
     def first_result(self) -> str:
@@ -58,6 +68,7 @@ class GameResult:
             "max_seconds": {c: round(self.max_seconds[i], 3) for i, c in enumerate(COLOURS)},
             "record": " ".join(self.record),
             **({} if self.opening is None else {"opening": self.opening}),
+            **({} if self.forfeit is None else {"forfeit": self.forfeit}),
         }
 
 
@@ -206,10 +217,13 @@ def play_openings(spec: str, count: int, seed: int = 0) -> list[tuple[int, list[
     return out
 
 
-def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tuple[
-        Board, list[float], list[int], list[float]]:
+def play_game(white, black, max_plies: int = 400, start: list[Ply] = (),
+              placers=None) -> tuple[
+        Board, list[float], list[int], list[float], tuple[int, str] | None]:
     """Play one game between two callables Board -> Ply, from the plies `start` (an opening);
-    returns the final board and the thinking time, plies chosen and longest ply per colour.
+    placers: (white's, black's) callables for the placement phase instead of the players.
+    Returns the final board, the thinking time, plies chosen and longest ply per colour, and
+    (colour, why) if that colour forfeited (the game stops there).
     Each player gets a copy of the board, so a buggy player cannot corrupt the game."""
     board = Board.from_plies(start)
     seconds, moves, longest = [0.0, 0.0], [0, 0], [0.0, 0.0]
@@ -218,8 +232,12 @@ def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tupl
         if len(board.move_stack) >= max_plies:
             raise RuntimeError(f"game did not end within {max_plies} plies")
         turn = board.turn
+        placing = placers is not None and board.ply_count < N_PLACEMENTS
         t0 = time.perf_counter()
-        ply = players[turn](board.copy())
+        try:
+            ply = (placers if placing else players)[turn](board.copy())
+        except PlayerForfeit as e:
+            return board, seconds, moves, longest, (turn, str(e))
         dt = time.perf_counter() - t0
         seconds[turn] += dt
         moves[turn] += 1
@@ -227,7 +245,7 @@ def play_game(white, black, max_plies: int = 400, start: list[Ply] = ()) -> tupl
         if not isinstance(ply, Ply):
             raise TypeError(f"{PLAYER_NAMES[turn]} player returned {ply!r}, not a Ply")
         board.push(ply)  # IllegalPly names the ply if a player cheats
-    return board, seconds, moves, longest
+    return board, seconds, moves, longest, None
 
 
 def game_seeds(seed: int, game: int) -> tuple[int, int]:
@@ -237,29 +255,46 @@ def game_seeds(seed: int, game: int) -> tuple[int, int]:
 
 def play_match(first: str, second: str, games: int, seed: int = 0, alternate: bool = True,
                on_game=None, openings: list[tuple[int, list[Ply]]] | None = None,
-               make=None) -> tuple[list[GameResult], Summary]:
+               make=None, reply_timeout: float | None = None, placements: str | None = None,
+               ) -> tuple[list[GameResult], Summary]:
     """Play `games` games between two SPECs; with `alternate`, the --black player takes White
     in the even-numbered games. With `openings` (from read_openings), games 2k-1 and 2k start
     from opening k (in turn, from the first again when they run out). `on_game(result)` is
     called after each game. make(spec, seed): a player for a SPEC that parse_spec does not
-    know, or None (ai.trial's engine with weights on trial)."""
+    know, or None (ai.trial's engine with weights on trial). reply_timeout: seconds a prog:
+    player may take for one reply. placements: a SPEC that makes both colours' placements
+    (see the module docstring). Each game's players are closed when it ends."""
     results = []
     summary = Summary(first, second)
     for g in range(1, games + 1):
         s1, s2 = game_seeds(seed, g)
-        p1, p2 = ((make and make(spec, seed)) or parse_spec(spec, seed)
+        p1, p2 = ((make and make(spec, seed)) or parse_spec(spec, seed,
+                                                            reply_timeout=reply_timeout)
                   for spec, seed in ((first, s1), (second, s2)))
         swapped = alternate and g % 2 == 0
         white, black = (p2, p1) if swapped else (p1, p2)
         line, start = openings[(g - 1) // 2 % len(openings)] if openings else (None, [])
-        board, seconds, moves, longest = play_game(white, black, start=start)
-        win = board.winner()
+        placers = None
+        if placements is not None:
+            specs = (second, first) if swapped else (first, second)
+            placers = tuple(
+                p if spec.strip() == placements.strip() else parse_spec(
+                    placements, game_seeds(seed + 1, g)[c], reply_timeout=reply_timeout)
+                for c, (p, spec) in enumerate(zip((white, black), specs)))
+        try:
+            board, seconds, moves, longest, forfeit = play_game(white, black, start=start,
+                                                                placers=placers)
+        finally:
+            for p in {id(p): p for p in (p1, p2, *(placers or ()))}.values():
+                getattr(p, "close", lambda: None)()
+        win = board.winner() if forfeit is None else 1 - forfeit[0]
         r = GameResult(
             game=g, white=second if swapped else first, black=first if swapped else second,
             swapped=swapped, winner=win if win == "draw" else COLOURS[win],
             score=board.score(), plies=board.ply_count, seconds=tuple(seconds),
             moves=tuple(moves), max_seconds=tuple(longest),
-            record=[str(p) for p in board.move_stack], opening=line)
+            record=[str(p) for p in board.move_stack], opening=line,
+            forfeit=None if forfeit is None else forfeit[1])
         summary.add(r)
         results.append(r)
         if on_game is not None:

@@ -11,6 +11,8 @@ SPEC is one of:
   ai:LEVEL,game=S        ... with S seconds for its whole game (shared out by `ai.GameClock`)
   ai:classic[:LEVEL]     the engine as it was before issue 15 (`firmware_py.ai.classic`), a
                          yardstick; takes the same options
+  prog:COMMAND           an outside program speaking the CodeCup DVONN protocol, started once
+                         per game (`firmware_py.external_player`), e.g. prog:/tmp/prima/player
 
 Every player takes a seed, so a match is reproducible (fully so when no clock is involved).
 
@@ -42,6 +44,9 @@ class Player:
 
     def __call__(self, board: Board) -> Ply:
         raise NotImplementedError
+
+    def close(self) -> None:
+        """The game is over: let go of what the player holds (an outside program ends)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
@@ -130,8 +135,10 @@ def _legal(board: Board) -> list[Ply]:
     return legal
 
 
-def parse_spec(spec: str, seed: int | None = None) -> Player:
+def parse_spec(spec: str, seed: int | None = None, *,
+               reply_timeout: float | None = None) -> Player:
     """A player from its SPEC (see the module docstring); ValueError naming the bad part.
+    reply_timeout: seconds a prog: player may take for one reply (its default otherwise).
 
     >>> parse_spec("ai:2,nodes=3000").nodes
     3000
@@ -141,6 +148,11 @@ def parse_spec(spec: str, seed: int | None = None) -> Player:
     ValueError: player 'ai:9': no AI level 9 (levels are 1..5)
     """
     text = spec.strip().lower()
+    if text.startswith("prog:"):
+        from .external_player import REPLY_TIMEOUT_S, ExternalPlayer
+
+        return ExternalPlayer(spec.strip()[len("prog:"):], seed, name=spec.strip(),
+                              timeout=reply_timeout or REPLY_TIMEOUT_S)
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
@@ -182,4 +194,4 @@ def parse_spec(spec: str, seed: int | None = None) -> Player:
                         seconds=budget.get("time"), game=budget.get("game"),
                         name=spec.strip())
     raise ValueError(f"unknown player {spec!r} (use random, greedy, ai:LEVEL, "
-                     "ai:LEVEL,nodes=N, ai:LEVEL,game=SECONDS or ai:classic)")
+                     "ai:LEVEL,nodes=N, ai:LEVEL,game=SECONDS, ai:classic or prog:COMMAND)")
