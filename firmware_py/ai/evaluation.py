@@ -5,12 +5,11 @@ distance to them: stacks standing next to a DVONN piece are hard to cut off and 
 the fight, those three spaces away are the ones that get isolated. For each player:
 
   stacks      stacks it tops                material   pieces in them
-  late        pieces in them times the spaces emptied so far (material counts more as the
-              game nears its end)
-  near1..3    its stacks 1, 2 and 3 spaces from each DVONN piece (a stack near two DVONN
-              pieces counts twice), dvonn: stacks holding a DVONN piece that it tops
+  near1..4    its stacks 1 to 4 spaces from each DVONN piece (a stack near two DVONN pieces
+              counts twice), dvonn: stacks holding a DVONN piece that it tops
   moves       legal moves                   mobile     stacks that can move
-  reach1      spaces next to a DVONN piece its stacks can land on
+  reach0..3   spaces its stacks can land on, on a DVONN stack or 1 to 3 spaces from one
+              (all of these are worth per space, summed by ai.worth's tables)
   prey        enemy stacks its stacks can land on
   catch       the tallest enemy stack it can take (threat for the side to move, counter for
               the other: the side to move takes first)
@@ -31,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import DEST, MAX_MOBILE_HEIGHT, WHITE, Board, surrounded
-from ..spaces import N_SPACES
 from .worth import RING, planes
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
@@ -44,7 +42,6 @@ class Weights:
 
     stacks: int = 120
     material: int = 20
-    late: int = 0
     dvonn: int = 100
     near1: int = 120
     near2: int = 45
@@ -88,14 +85,16 @@ where the weights in force have 78-1-21; not adopted.
 
 With the space-worth tables (ai.worth: every distance term a worth per space, so near4 and
 landings at any distance cost nothing more at a leaf), by `python -m firmware_py.ai.trial
-NAME=VALUE --placements own --games 100 --seed 1 --progress` (own placements, 3300 against
-3000 nodes a move; the weights in force: 86-4-10, 88.0 %). Material 0 (PrimaDvonna's "no raw
+NAME=VALUE --placements own --games 100 --seed 1 --progress` (own placements, 3300 against 3000
+nodes a move; the weights in force: 86-4-10, 88.0 %). Material 0 (PrimaDvonna's "no raw
 material"): 85-2-13; landings weighted like the stacks (reach0 40, reach2 10): 85-1-14; a
 smoother stack worth (near3 15, near4 5): 83-2-15; with late move reductions in the search
-(ai.search, from depth 3: 88-2-10 with the weights in force), stronger distance terms (near1 160, near2
-60, reach1 50): 88-0-12; material counting more as the board empties (late 3): stopped at 9
-points of 14. None adopted: every change stayed within what chance gives over 100 games
-(about +-7 points)."""
+(ai.search, from depth 3: 88-2-10 with the weights in force), stronger distance terms (near1
+160, near2 60, reach1 50): 88-0-12; material counting more as the board empties (a term, since
+removed: material times the spaces emptied, at 3): stopped at 9 points of 14. None adopted:
+every change stayed within what chance gives over 100 games (about +-7 points). Late move
+reductions from depth 2 (ai.search) were adopted instead: 89-1-10 here, 89-2-9 on seed 7 where
+the weights in force have 84-3-13."""
 DEFAULT_WEIGHTS = Weights()
 
 
@@ -186,8 +185,7 @@ def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
             reach[k] += (sw[3] & ring[k]).bit_count() - (sb[3] & ring[k]).bit_count()
     near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
     prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
-    diff = (w_own.bit_count() - b_own.bit_count(), mat,
-            mat * (N_SPACES - board._occ.bit_count()), *near, sw[0] - sb[0], sw[1] - sb[1],
+    diff = (w_own.bit_count() - b_own.bit_count(), mat, *near, sw[0] - sb[0], sw[1] - sb[1],
             *reach, prey)
     if board.turn == WHITE:
         return tuple(diff) + (sw[2], -sb[2], 1)
@@ -211,8 +209,7 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
     wt, bt = sw[3], sb[3]
     stack_planes, land_planes = planes(weights, board._dv)
     v = (weights.stacks * (w_own.bit_count() - b_own.bit_count())
-         + (weights.material + weights.late * (N_SPACES - board._occ.bit_count()))
-         * (sw[4] - sb[4])
+         + weights.material * (sw[4] - sb[4])
          + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
          + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
     for worth, m in stack_planes:
