@@ -316,7 +316,7 @@ def _geometry(t: Table) -> Geometry:
 
 def packaged_profiles() -> list[str]:
     """Names of the profiles shipped in ``hw/profiles``."""
-    folder = resources.files("hw") / "profiles"
+    folder = resources.files("dvonn_hw") / "profiles"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -327,7 +327,7 @@ def load_profile(path: str | Path | None = None) -> Profile:
         path = "default"
     p = Path(path)
     if not p.exists() and str(path) in packaged_profiles():
-        resource = resources.files("hw") / "profiles" / f"{path}.toml"
+        resource = resources.files("dvonn_hw") / "profiles" / f"{path}.toml"
         return parse_profile(resource.read_text(encoding="utf-8"), f"{path}.toml")
     try:
         data = p.read_bytes()

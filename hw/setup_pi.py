@@ -130,7 +130,7 @@ def profile_text(profile_arg: str | Path | None) -> str:
 
     name = str(profile_arg or "default")
     if not Path(name).exists() and name in packaged_profiles():
-        return (resources.files("hw") / "profiles" / f"{name}.toml").read_text(encoding="utf-8")
+        return (resources.files("dvonn_hw") / "profiles" / f"{name}.toml").read_text(encoding="utf-8")
     return Path(name).read_text(encoding="utf-8")
 
 

@@ -14,9 +14,12 @@ is decoded back into an `LedFrame` shown on the board, where scripted players re
     ...     print(scanner.port)        # e.g. /dev/pts/5: open it with hw.serial_link
     ...     link = SerialScanner.from_profile(load_profile(), port=scanner.port)
 
-From a shell: ``python -m dvonn_sim.pty_scanner [--seed 1] [--noise default] [--record FILE]
-[--random] [--mistakes 0.1] [--link /tmp/dvonn-scanner]`` prints the port and serves until
-Ctrl-C (with --record or --random, scripted players play on the board, following its LEDs).
+From a shell: ``python -m dvonn_sim.pty_scanner [--seed 1] [--noise default] [--preset
+default|rough|ideal] [--adc 12|10] [--record FILE] [--random] [--mistakes 0.1] [--link
+/tmp/dvonn-scanner]`` prints the port and serves until Ctrl-C (with --record or --random, scripted
+players play on the board, following its LEDs; their button presses reach no host from here:
+`dvonn-board bench serial` carries them to `play` through its web view). --preset and --adc build
+the board exactly as `sim --autoplay` does (`served_params`).
 """
 
 from __future__ import annotations
@@ -223,17 +226,47 @@ def serve_port(board, **kwargs) -> PtyScanner:
     return PtyScanner(board, **kwargs).start()
 
 
+def served_params(preset: str = "default", noise: str | float | None = "default",
+                  adc_bits: int = 12, params_file: str | None = None):
+    """The simulated board a pty serves: autoplay's board (`Params.preset` with `adc_board`, the
+    same code as `sim --autoplay --preset P --adc A`), or a TOML file's, read through the serial
+    scanner: whatever the ADC, the firmware sends whole codes over the link (a 10-bit ADC is then
+    an MCP3008 in the RP2040's place; autoplay's 10-bit board is the Pi's direct scanner, which
+    keeps the fraction of a code). ProfileError names a value that cannot be served."""
+    from .params import Params, adc_board, noise_level
+
+    if params_file:  # the file's board; the noise and the ADC as given (as ever)
+        params = Params.from_toml(params_file)
+        if params.scanner != "serial":  # the direct scanner is the Pi's own, not on a port
+            raise ProfileError("scanner", "a scanner on a serial port is \"serial\" (it sends "
+                                          f"whole codes), not {params.scanner!r}")
+        params = params.replace(noise_mt=noise_level(noise), **adc_board(adc_bits))
+        params.check()
+    else:
+        params = Params.preset(preset, noise=noise, **adc_board(adc_bits))
+    return params.replace(scanner="serial")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Serve a simulated board on a pseudo-terminal and print its port name."""
     from .board import SimBoard
-    from .params import NOISE_LEVELS, Params, noise_level
+    from .params import ADC_BOARDS, NOISE_LEVELS, PRESETS
     from .players import Mistakes, Players
 
     parser = argparse.ArgumentParser(prog="python -m dvonn_sim.pty_scanner", description=main.__doc__)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--noise", default="default",
                         help=f"{', '.join(NOISE_LEVELS)} or mT per raw sample")
-    parser.add_argument("--params", help="a TOML file of simulator parameters")
+    board_from = parser.add_mutually_exclusive_group()
+    board_from.add_argument("--preset", default="default", choices=list(PRESETS),
+                            help="the simulated board, as `sim --autoplay --preset`: default (a "
+                                 "careful builder's), rough (every imperfection at its worst), "
+                                 "ideal (none)")
+    board_from.add_argument("--params", help="a TOML file of simulator parameters")
+    parser.add_argument("--adc", type=int, default=12, choices=sorted(ADC_BOARDS, reverse=True),
+                        help="ADC bits, as `sim --autoplay --adc`: 12 (the RP2040) or 10 (an "
+                             "MCP3008; the host then needs a profile with [adc] type = "
+                             "\"MCP3008\")")
     parser.add_argument("--profile", help="hw profile for the wiring (default: packaged default)")
     parser.add_argument("--record", help="a file of plies (one game) for scripted players")
     parser.add_argument("--random", action="store_true", help="scripted players play at random")
@@ -241,15 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--link", help="also make this symlink to the port")
     args = parser.parse_args(argv)
     try:
-        params = Params.from_toml(args.params) if args.params else Params()
         try:
             level = float(args.noise)
         except ValueError:
             level = args.noise
-        params = params.replace(noise_mt=noise_level(level))
-        if params.scanner != "serial":  # the direct scanner is the Pi's own, not on a port
-            raise ProfileError("scanner", "a scanner on a serial port is \"serial\" (it sends "
-                                          f"whole codes), not {params.scanner!r}")
+        params = served_params(args.preset, level, args.adc, args.params)
     except ProfileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -92,3 +92,18 @@ def test_play_over_the_serial_link_survives_a_pulled_plug(tmp_path):
         assert "Traceback" not in err
         wait_for(lambda: not shown(scanner), "the LEDs turned off")
     assert plies(db) == ["e3", "f3", "g3", "a1"]
+
+
+def test_systemctl_stop_turns_the_leds_off_like_ctrl_c(tmp_path):
+    """The service is stopped with SIGTERM: LEDs off, port and database closed, exit status 0."""
+    db = str(tmp_path / "games.sqlite3")
+    with PtyScanner(SimBoard(seed=8)) as scanner:
+        play = start_play(scanner.port, db, tmp_path)
+        try:
+            wait_for(lambda: "dvonn_to_place" in shown(scanner), "the empty board read", play)
+        finally:
+            play.send_signal(signal.SIGTERM)
+            _, err = play.communicate(timeout=DEADLINE)
+        assert play.returncode == 0, err
+        assert "Traceback" not in err
+        wait_for(lambda: not shown(scanner), "the LEDs turned off")

@@ -21,7 +21,7 @@ SWAPPED_SIM = {"W": MagnetSpec(polarity=-1), "B": MagnetSpec(polarity=1),
 
 
 def swapped_profile():
-    text = (resources.files("hw") / "profiles" / "default.toml").read_text()
+    text = (resources.files("dvonn_hw") / "profiles" / "default.toml").read_text()
     head, magnets = text.split("[magnets.white]", 1)
     magnets, tail = magnets.split("[spaces]", 1)
     magnets = (magnets.replace('"north"', '"N"').replace('"south"', '"north"')

@@ -85,7 +85,7 @@ def test_contradicting_answers_are_refused():
 
 def test_rewrite_understands_table_style_profiles():
     from importlib import resources
-    text = (resources.files("hw") / "profiles" / "default.toml").read_text()
+    text = (resources.files("dvonn_hw") / "profiles" / "default.toml").read_text()
     lines = text.replace('a1 = { sensor = [0,  0], led =  0 }\n', '')
     lines += '\n[spaces.a1]\nled = 0\nsensor = [0, 0]   # the first one\n'
     new = rewrite_sensors(lines, {INDEX["a1"]: (3, 5)})

@@ -81,7 +81,7 @@ def test_a_noise_free_board_says_stuck_sensors_were_not_checked(capsys):
 
 def test_the_simulator_follows_the_profile_adc(capsys, tmp_path):
     from importlib import resources
-    text = (resources.files("hw") / "profiles" / "direct.toml").read_text()
+    text = (resources.files("dvonn_hw") / "profiles" / "direct.toml").read_text()
     ten_bit = tmp_path / "ten-bit.toml"
     ten_bit.write_text(text.replace('type = "MCP3208"', 'type = "MCP3008"'))
     status, report = selftest(capsys, "--profile", str(ten_bit))

@@ -103,7 +103,7 @@ def test_diagnostics_go_on_without_the_pi5_leds(tmp_path, factory):
     the LED error to report."""
     from firmware_py.diag.backend import open_board as open_diag
     from importlib import resources
-    text = (resources.files("hw") / "profiles" / "direct-pi5.toml").read_text()
+    text = (resources.files("dvonn_hw") / "profiles" / "direct-pi5.toml").read_text()
     mine = tmp_path / "board.toml"
     mine.write_text(text.replace('device = "/dev/leds0"', f'device = "{tmp_path / "leds0"}"'))
     board = open_diag("hw", str(mine))

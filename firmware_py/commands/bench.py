@@ -17,7 +17,8 @@ import json
 
 ORDER = 80
 PLUGINS = ("firmware_py.tools.bench_inference",  # each offers register(bench_subparsers)
-           "firmware_py.tools.bench_startup", "firmware_py.tools.bench_remote")
+           "firmware_py.tools.bench_startup", "firmware_py.tools.bench_remote",
+           "firmware_py.tools.bench_serial")
 
 
 def register(subparsers) -> None:

@@ -268,6 +268,10 @@ def run(args) -> int:
                         refresh=True)
         session.subscribe(show)
         remote.on_change(show)
+        import signal
+        # `systemctl stop` (SIGTERM): the same clean stop as Ctrl-C (LEDs off, port and
+        # database closed), with the exit status a service stopping on purpose gives.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:
             session.run()  # until Ctrl-C; closes LEDs, port and database
         except StoreError as e:  # e.g. the file locked by another program for too long

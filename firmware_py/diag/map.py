@@ -114,7 +114,7 @@ def profile_text(name: str | None) -> tuple[str, str]:
     name = name or "default"
     p = Path(name)
     if not p.exists() and name in packaged_profiles():
-        return (resources.files("hw") / "profiles" / f"{name}.toml").read_text("utf-8"), \
+        return (resources.files("dvonn_hw") / "profiles" / f"{name}.toml").read_text("utf-8"), \
             f"{name}.toml"
     return p.read_text(encoding="utf-8"), str(p)
 

@@ -27,7 +27,7 @@ UF2_PAGE = "https://micropython.org/download/RPI_PICO/"
 def firmware_files(config: str | Path | None = None) -> list[tuple[Path, str]]:
     """(source in the installed package, name on the board), main.py last: it starts the scanner
     at the next reset, so everything it imports must be there first."""
-    hw = resources.files("hw")
+    hw = resources.files("dvonn_hw")
     fw = hw / "firmware"
     return [(Path(str(hw / "protocol.py")), "protocol.py"),
             (Path(str(fw / "scanner.py")), "scanner.py"),
