@@ -46,7 +46,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    exact = ai.Searcher(random.Random(0), frontier_margins=())
+    exact = ai.Searcher(random.Random(0), frontier_margins=(), late_reductions=False)
     result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
@@ -73,6 +73,19 @@ def test_evaluation_counts_stacks_by_their_distance_to_each_dvonn_piece():
     assert ai.evaluate(board, only(near1=100)) == 0      # d3 and h3: one each
     assert ai.evaluate(board, only(near2=100)) == 100    # a3
     assert ai.evaluate(board, only(dvonn=100, near3=100)) == 0
+
+
+def test_evaluation_prefers_stacks_and_landings_near_the_dvonn_piece():
+    # The same stacks, pieces and number of moves each; in `good` White's stacks stand at the
+    # DVONN piece and Black's at the far end of the line, in `bad` the other way round.
+    good = Board.from_stacks({"a3": "B", "b3": "B", "c3": "W", "d3": "D", "e3": "W"}, WHITE)
+    bad = Board.from_stacks({"a3": "W", "b3": "W", "c3": "B", "d3": "D", "e3": "B"}, WHITE)
+    assert ai.evaluate(good) > ai.evaluate(bad)
+    assert ai.evaluate(good, only(near1=100)) == 200 and ai.evaluate(bad, only(near1=100)) == -200
+    assert ai.evaluate(good, only(near3=100)) == -100  # a3 is Black's
+    assert ai.evaluate(good, only(reach0=100)) == 100  # c3 and e3 can land on d3's DVONN piece
+    assert ai.evaluate(good, only(reach2=100)) == 0    # b3 and c3 can land 2 from it: one each
+    assert ai.evaluate(bad, only(near4=100, reach3=100)) == 100  # none 4 away; b3 lands on a3
 
 
 @pytest.mark.parametrize("seed,plies", [(1, 60), (2, 75), (3, 70), (4, 52)])
@@ -103,6 +116,15 @@ def test_frontier_pruning_saves_nodes_at_the_same_depth():
     assert exact.depth == depth1.depth == both.depth == 4
     assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
     assert board.is_legal(both.ply)
+
+
+def test_late_move_reductions_save_nodes_at_the_same_depth():
+    board = random_board(6, 58)
+    full, reduced = (ai.Searcher(random.Random(0), late_reductions=lmr).search(board, depth=5)
+                     for lmr in (False, True))
+    assert full.depth == reduced.depth == 5
+    assert reduced.nodes < full.nodes
+    assert board.is_legal(reduced.ply)
 
 
 @pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))
@@ -318,7 +340,7 @@ def test_game_clock_shares_out_the_time_and_is_charged():
 
 @pytest.mark.parametrize("name", ["firmware_py.ai", "firmware_py.ai.search",
                                   "firmware_py.ai.evaluation", "firmware_py.ai.placement",
-                                  "firmware_py.ai.placement_search",
+                                  "firmware_py.ai.placement_search", "firmware_py.ai.worth",
                                   "firmware_py.ai.clock", "firmware_py.ai.table",
                                   "firmware_py.match"])
 def test_docstring_examples(name):
@@ -363,9 +385,10 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     from firmware_py.ai import trial
 
     assert trial.main(["setup.contact=60", "--placements", "own", "--games", "2",
-                       "--budget-scale", "0.01"]) == 0
-    out = capsys.readouterr().out
+                       "--budget-scale", "0.01", "--progress"]) == 0
+    out, err = capsys.readouterr()
     assert "contact=60" in out and "own placements   2 games" in out
+    assert "game 2: " in err and "/2)" in err  # the running score after each game
     assert "same placements" not in out
     with pytest.raises(SystemExit):
         trial.main(["setup.speed=3"])

@@ -5,10 +5,11 @@ distance to them: stacks standing next to a DVONN piece are hard to cut off and 
 the fight, those three spaces away are the ones that get isolated. For each player:
 
   stacks      stacks it tops                material   pieces in them
-  near1..3    its stacks 1, 2 and 3 spaces from each DVONN piece (a stack near two DVONN
-              pieces counts twice), dvonn: stacks holding a DVONN piece that it tops
+  near1..4    its stacks 1 to 4 spaces from each DVONN piece (a stack near two DVONN pieces
+              counts twice), dvonn: stacks holding a DVONN piece that it tops
   moves       legal moves                   mobile     stacks that can move
-  reach1      spaces next to a DVONN piece its stacks can land on
+  reach0..3   spaces its stacks can land on, on a DVONN stack or 1 to 3 spaces from one
+              (all of these are worth per space, summed by ai.worth's tables)
   prey        enemy stacks its stacks can land on
   catch       the tallest enemy stack it can take (threat for the side to move, counter for
               the other: the side to move takes first)
@@ -28,17 +29,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import DEST, MAX_MOBILE_HEIGHT, P2S, S2P, W, WHITE, Board, surrounded
-from ..spaces import N_SPACES, distance
+from ..rules import DEST, MAX_MOBILE_HEIGHT, WHITE, Board, surrounded
+from .worth import RING, planes
 
 WIN = 100_000          # a won game scores WIN + final margin (from the mover's side)
 INF = 10 * WIN
-
-# RING[p][k]: padded bits of the spaces exactly k steps from the space on padded bit p.
-RING: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(1 << S2P[s] for s in range(N_SPACES) if distance(s, P2S[p]) == k)
-          for k in range(11)) if P2S[p] >= 0 else () for p in range(W * 5))
-
 
 @dataclass(frozen=True)
 class Weights:
@@ -51,9 +46,13 @@ class Weights:
     near1: int = 120
     near2: int = 45
     near3: int = 0
+    near4: int = 0
     moves: int = 40
     mobile: int = 40
+    reach0: int = 0
     reach1: int = 40
+    reach2: int = 0
+    reach3: int = 0
     prey: int = 20
     threat: int = 200
     counter: int = 160
@@ -82,13 +81,25 @@ placement_search has since replaced; it alone took the own-placement games of ne
 40-3-17 to 49-2-9). The first two runs used the table before ai.table; the placements before
 the far penalty unless said. With the placement search in force, a reach2 term (spaces 2 steps
 from a DVONN piece within reach) at 20: 76-0-24 from the same placements (100 games, seed 1)
-where the weights in force have 78-1-21; not adopted."""
+where the weights in force have 78-1-21; not adopted.
+
+With the space-worth tables (ai.worth: every distance term a worth per space, so near4 and
+landings at any distance cost nothing more at a leaf), by `python -m firmware_py.ai.trial
+NAME=VALUE --placements own --games 100 --seed 1 --progress` (own placements, 3300 against 3000
+nodes a move; the weights in force: 86-4-10, 88.0 %). Material 0 (PrimaDvonna's "no raw
+material"): 85-2-13; landings weighted like the stacks (reach0 40, reach2 10): 85-1-14; a
+smoother stack worth (near3 15, near4 5): 83-2-15; with late move reductions in the search
+(ai.search, from depth 3: 88-2-10 with the weights in force), stronger distance terms (near1
+160, near2 60, reach1 50): 88-0-12; material counting more as the board empties (a term, since
+removed: material times the spaces emptied, at 3): stopped at 9 points of 14. None adopted:
+every change stayed within what chance gives over 100 games (about +-7 points). Late move
+reductions from depth 2 (ai.search) were adopted instead: 89-1-10 here, 89-2-9 on seed 7 where
+the weights in force have 84-3-13."""
 DEFAULT_WEIGHTS = Weights()
 
 
 def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
-    """(moves, mobile stacks, catch, landing spaces, material) of `player`, in one pass over
-    its stacks.
+    """(moves, mobile stacks, catch, landing spaces, material) of `player`.
 
     Moves and mobile stacks as the rules count them, counted without listing them; catch is
     the height of the tallest enemy-topped stack `player` could move onto (0: none); landing
@@ -100,53 +111,63 @@ def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
     >>> side_terms(b, WHITE)[:3], len(b.moves_of(WHITE))
     ((2, 1, 3), 2)
     """
+    sw, sb = both_sides(board)
+    return sw if player == WHITE else sb
+
+
+def both_sides(board: Board) -> tuple[tuple, tuple]:
+    """side_terms() of White and of Black, in one pass over the stacks (the masks both sides
+    need are made once: this runs at every leaf of the search)."""
     occ = board._occ
     one = board._one
-    own, enemy = (board._w, board._b) if player == WHITE else (board._b, board._w)
-    mob = own & ~surrounded(occ)
-    single = mob & one
-    moves = stacks = targets = 0
-    if single:
-        n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
-        n4, n5, n6 = (single >> 12) & occ, (single << 13) & occ, (single >> 13) & occ
-        moves = (n1.bit_count() + n2.bit_count() + n3.bit_count() + n4.bit_count()
-                 + n5.bit_count() + n6.bit_count())
-        stacks = (single & ((occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13)
-                            | (occ << 13))).bit_count()
-        targets = n1 | n2 | n3 | n4 | n5 | n6
-    material = (own & one).bit_count()
-    tall = own & ~one
     st = board._st
-    while tall:
-        low = tall & -tall
-        ps = low.bit_length() - 1
-        tall ^= low
-        h = len(st[ps])
-        material += h
-        if mob & low and h <= MAX_MOBILE_HEIGHT:
-            t = DEST[ps][h] & occ
-            if t:
-                moves += t.bit_count()
-                stacks += 1
-                targets |= t
-    prey = targets & enemy
-    best = 1 if prey else 0
-    prey &= ~one  # only taller stacks can beat 1
-    while prey:
-        low = prey & -prey
-        h = len(st[low.bit_length() - 1])
-        if h > best:
-            best = h
-        prey ^= low
-    return moves, stacks, best, targets, material
+    free = ~surrounded(occ)
+    beside = (occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13) | (occ << 13)
+    out = []
+    for own, enemy in ((board._w, board._b), (board._b, board._w)):
+        mob = own & free
+        single = mob & one
+        moves = stacks = targets = 0
+        if single:
+            n1, n2, n3 = (single << 1) & occ, (single >> 1) & occ, (single << 12) & occ
+            n4, n5, n6 = (single >> 12) & occ, (single << 13) & occ, (single >> 13) & occ
+            moves = (n1.bit_count() + n2.bit_count() + n3.bit_count() + n4.bit_count()
+                     + n5.bit_count() + n6.bit_count())
+            stacks = (single & beside).bit_count()
+            targets = n1 | n2 | n3 | n4 | n5 | n6
+        material = (own & one).bit_count()
+        tall = own & ~one
+        while tall:
+            low = tall & -tall
+            ps = low.bit_length() - 1
+            tall ^= low
+            h = len(st[ps])
+            material += h
+            if mob & low and h <= MAX_MOBILE_HEIGHT:
+                t = DEST[ps][h] & occ
+                if t:
+                    moves += t.bit_count()
+                    stacks += 1
+                    targets |= t
+        prey = targets & enemy
+        best = 1 if prey else 0
+        prey &= ~one  # only taller stacks can beat 1
+        while prey:
+            low = prey & -prey
+            h = len(st[low.bit_length() - 1])
+            if h > best:
+                best = h
+            prey ^= low
+        out.append((moves, stacks, best, targets, material))
+    return out[0], out[1]
 
 
 def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
     """The evaluation's terms for the player to move, in the order of `Weights`' fields:
     each the mover's count minus the opponent's, except threat (the mover's catch), counter
     (minus the opponent's catch) and tempo (1). sw, sb: side_terms of White and Black if at hand."""
-    sw = sw if sw is not None else side_terms(board, WHITE)
-    sb = sb if sb is not None else side_terms(board, 1 - WHITE)
+    if sw is None or sb is None:
+        sw, sb = both_sides(board)
     st = board._st
     w_own, b_own, dv = board._w, board._b, board._dv
     mat = 0
@@ -154,17 +175,18 @@ def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
         mat += len(st[p])
     for p in _bits(b_own):
         mat -= len(st[p])
-    near = [0, 0, 0, 0]
-    reach = 0
+    near = [0] * 5
+    reach = [0] * 4
     for d in _bits(dv):
         ring = RING[d]
-        for k in range(4):
+        for k in range(1, 5):
             near[k] += (w_own & ring[k]).bit_count() - (b_own & ring[k]).bit_count()
-        reach += (sw[3] & ring[1]).bit_count() - (sb[3] & ring[1]).bit_count()
+        for k in range(4):
+            reach[k] += (sw[3] & ring[k]).bit_count() - (sb[3] & ring[k]).bit_count()
     near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
     prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
-    diff = (w_own.bit_count() - b_own.bit_count(), mat, near[0], near[1], near[2], near[3],
-            sw[0] - sb[0], sw[1] - sb[1], reach, prey)
+    diff = (w_own.bit_count() - b_own.bit_count(), mat, *near, sw[0] - sb[0], sw[1] - sb[1],
+            *reach, prey)
     if board.turn == WHITE:
         return tuple(diff) + (sw[2], -sb[2], 1)
     return tuple(-x for x in diff) + (sb[2], -sw[2], 1)
@@ -183,28 +205,17 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
     The same as the dot product of `terms()` and the weights, written out: this runs at every
     leaf of the search.
     """
-    w_own, b_own, dv = board._w, board._b, board._dv
-    mat = sw[4] - sb[4]
+    w_own, b_own = board._w, board._b
     wt, bt = sw[3], sb[3]
-    n1 = n2 = n3 = r1 = 0
-    d = dv
-    while d:
-        low = d & -d
-        d ^= low
-        ring = RING[low.bit_length() - 1]
-        r = ring[1]
-        n1 += (w_own & r).bit_count() - (b_own & r).bit_count()
-        r1 += (wt & r).bit_count() - (bt & r).bit_count()
-        r = ring[2]
-        n2 += (w_own & r).bit_count() - (b_own & r).bit_count()
-        r = ring[3]
-        n3 += (w_own & r).bit_count() - (b_own & r).bit_count()
-    v = (weights.stacks * (w_own.bit_count() - b_own.bit_count()) + weights.material * mat
-         + weights.dvonn * ((dv & w_own).bit_count() - (dv & b_own).bit_count())
-         + weights.near1 * n1 + weights.near2 * n2 + weights.near3 * n3
+    stack_planes, land_planes = planes(weights, board._dv)
+    v = (weights.stacks * (w_own.bit_count() - b_own.bit_count())
+         + weights.material * (sw[4] - sb[4])
          + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
-         + weights.reach1 * r1
          + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
+    for worth, m in stack_planes:
+        v += worth * ((w_own & m).bit_count() - (b_own & m).bit_count())
+    for worth, m in land_planes:
+        v += worth * ((wt & m).bit_count() - (bt & m).bit_count())
     if board.turn == WHITE:
         return v + weights.threat * sw[2] - weights.counter * sb[2] + weights.tempo
     return -v + weights.threat * sb[2] - weights.counter * sw[2] + weights.tempo
@@ -212,7 +223,7 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
 
 def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """A phase-2 position's value for the player to move, in hundredths of a piece."""
-    return value(board, weights, side_terms(board, WHITE), side_terms(board, 1 - WHITE))
+    return value(board, weights, *both_sides(board))
 
 
 def final_value(board: Board) -> int:

@@ -25,8 +25,9 @@ from .placement_search import DEFAULT_SETUP, SetupWeights
 
 
 def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
-          shared: bool, setup: SetupWeights = DEFAULT_SETUP) -> dict:
-    """Results of `weights` (as the --white player of a match) against the opponent."""
+          shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None) -> dict:
+    """Results of `weights` (as the --white player of a match) against the opponent.
+    on_game(result): called after each game."""
     from ..match import play_match, play_openings
     from ..players import AIPlayer
     from . import classic
@@ -45,7 +46,8 @@ def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
                         setup=setup)
 
     openings = play_openings("ai:classic,nodes=2000", (games + 1) // 2, seed) if shared else None
-    _, summary = play_match(name, other, games, seed, openings=openings, make=make)
+    _, summary = play_match(name, other, games, seed, openings=openings, make=make,
+                            on_game=on_game)
     return summary.to_json()
 
 
@@ -62,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--against", choices=("classic", "default"), default="classic")
     p.add_argument("--placements", choices=("own", "same", "both"), default="both",
                    help="from each side's own placements, from shared ones, or both (default)")
+    p.add_argument("--progress", action="store_true",
+                   help="a line per game on stderr (the changed weights' running score)")
     args = p.parse_args(argv)
     names = [f.name for f in dataclasses.fields(Weights)]
     setup_names = [f"setup.{f.name}" for f in dataclasses.fields(SetupWeights)]
@@ -84,10 +88,19 @@ def main(argv: list[str] | None = None) -> int:
     setup = dataclasses.replace(DEFAULT_SETUP, **setup_changes)
     print(f"# {weights} {setup} against {args.against}, seed {args.seed}", flush=True)
     kinds = {"own": (False,), "same": (True,), "both": (False, True)}[args.placements]
+    tally = [0.0, 0]
+
+    def progress(r) -> None:
+        first = "black" if r.swapped else "white"  # the trial weights' colour
+        tally[0] += 1.0 if r.winner == first else 0.5 if r.winner == "draw" else 0.0
+        tally[1] += 1
+        print(f"  game {r.game}: {r.white} vs {r.black}: {r.winner} {r.score[0]}-{r.score[1]}"
+              f" (score {tally[0]:g}/{tally[1]})", file=sys.stderr, flush=True)
     for shared in kinds:
         t0 = time.perf_counter()
+        tally[:] = [0.0, 0]
         s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared,
-                  setup)
+                  setup, progress if args.progress else None)
         r, w, b = s["first_result"], s["first_as"]["white"], s["first_as"]["black"]
         print(f"{'same placements' if shared else 'own placements':16} {args.games} games: "
               f"{r['wins']}-{r['draws']}-{r['losses']} ({100 * s['first_score_rate']:.1f} %; as "

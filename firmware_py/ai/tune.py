@@ -35,7 +35,7 @@ import time
 from dataclasses import fields
 
 from ..rules import N_PLACEMENTS, WHITE, Board
-from .evaluation import Weights, side_terms, terms
+from .evaluation import Weights, terms
 from .placement import PlacementWeights, place_terms
 from .search import Searcher
 
@@ -73,7 +73,7 @@ def _row(board: Board):
     stacks = board._occ.bit_count()
     if board.ply_count < N_PLACEMENTS:
         return 1, board.turn, place_terms(board), stacks
-    return 2, board.turn, terms(board, side_terms(board, 0), side_terms(board, 1)), stacks
+    return 2, board.turn, terms(board), stacks
 
 
 def _load(path: str):
