@@ -74,6 +74,11 @@ class FaultWatch:
     def __contains__(self, space: int) -> bool:
         return space in self.faulty
 
+    def seen(self, stacks) -> frozenset:
+        """The spaces where `stacks` (a list per space) holds a stack whose sensor works:
+        the occupancy the board reads when it stands so."""
+        return frozenset(s for s in range(N_SPACES) if stacks[s] and s not in self.faulty)
+
     def mark(self, spaces, why: str) -> None:
         """Stop trusting the sensors of `spaces`: their occupancy comes from the game, their
         readings are never evidence (moves that depend on them are asked, not guessed)."""

@@ -143,8 +143,7 @@ class Mismatch:
         cand, self.accept = self.accept, None
         if cand is None or snap is None:
             return None
-        if self.inference.occupancy(snap.values) != frozenset(
-                s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults):
+        if self.inference.occupancy(snap.values) != self.faults.seen(cand.stacks):
             return None  # the board changed since it was offered
         return cand if self.resync(cand, snap) else None
 
@@ -171,11 +170,11 @@ class Mismatch:
         if cand.amends:
             return False  # never taken as a takeback on the strength of the field alone
         stacks = cand.stacks
-        trusted = {s for s in range(N_SPACES) if stacks[s] and s not in self.faults}
+        trusted = self.faults.seen(stacks)
         if self.reference.wrong_polarity(snap.values, stacks, trusted):
             return False
         for s in self.reference.misfits(self.inference, cand, snap):
-            if stacks[s] and s not in self.faults:
+            if s in trusted:
                 self.reference.relearn(s, snap.values, stacks)
         self.reference.cal.changed()
         self.stats["resyncs"] += 1

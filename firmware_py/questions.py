@@ -223,19 +223,12 @@ class Questions:
         if not self.as_it_stands or snap is None or not self.rivals:
             return None
         cand = self.rivals[0]
-        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
-        return snap if self.inference.occupancy(snap.values) == mine else None
+        same = self.inference.occupancy(snap.values) == self.faults.seen(cand.stacks)
+        return snap if same else None
 
     def spaces(self) -> list:
         """The asked space of each rival, in order."""
-        out = []
-        for c in self.rivals:
-            moves = self._moves(c)
-            if c.kind == "illegal" or self.index is None:
-                out.append(landing(c))
-            else:
-                out.append(moves[self.index].dst)
-        return out
+        return [self._space_of(c) for c in self.rivals]
 
     def confirmed(self, st):
         """The candidate that confirm answers: the first asked space's (a faulty sensor's,
@@ -264,10 +257,10 @@ class Questions:
         return False
 
     def _space_of(self, cand):
-        moves = self._moves(cand)
+        """`cand`'s asked space: where its asked ply landed, or its last landing."""
         if cand.kind == "illegal" or self.index is None:
             return landing(cand)
-        return moves[self.index].dst
+        return self._moves(cand)[self.index].dst
 
     def _moves(self, cand) -> list:
         """`cand`'s moves, from the recorded last move on when a rival changes it."""
@@ -312,8 +305,7 @@ class Questions:
             return cleared, False
         if self.answer is None or self.answer not in occ:
             held = [a for a in st.ask if a not in occ]
-            rival_occ = {s for s in range(N_SPACES)
-                         if self.rivals[0].stacks[s] and s not in self.faults}
+            rival_occ = self.faults.seen(self.rivals[0].stacks)
             if (len(held) == 1 and held[0] in self.lifted
                     and occ == rival_occ - {held[0]}):
                 st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
@@ -325,7 +317,7 @@ class Questions:
         if self.narrowed(st, chosen):
             return True  # the next answer decides
         cand = chosen[0]
-        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        mine = self.faults.seen(cand.stacks)
         if (occ ^ mine) - self._cut_off(st.board, cand):
             # The board is not as the answer says (beyond whether its cut-off stacks are
             # cleared yet): a stack carried over or onto an asked one dips its reading like a
@@ -342,7 +334,7 @@ class Questions:
         if cand.kind != "commit" or len({c.key for c in self.rivals}) != 1:
             return None
         cut = self._cut_off(st.board, cand)
-        mine = {s for s in range(N_SPACES) if cand.stacks[s] and s not in self.faults}
+        mine = self.faults.seen(cand.stacks)
         gone = mine - occ
         if (any(a in cut and a in gone for a in st.ask) and len(gone) >= 2
                 and gone <= cut and not occ - mine):

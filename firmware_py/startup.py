@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from .i18n import _
 from .mismatch import difference_text
-from .spaces import N_SPACES
 from .state import BoardState
 
 
@@ -41,7 +40,7 @@ def start(st: BoardState, snap, faults, inference, reference, wait_s: float) -> 
         reference.start_empty(snap)
         return True
     stacks = st.board.stacks()
-    expected = {s for s in range(N_SPACES) if stacks[s] and s not in faults}
+    expected = faults.seen(stacks)
     wrong_sign = reference.wrong_polarity(snap.values, stacks, expected & occ)
     if occ != expected or wrong_sign:
         st.mode = "unexplained"
