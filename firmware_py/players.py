@@ -135,6 +135,15 @@ def _legal(board: Board) -> list[Ply]:
     return legal
 
 
+def is_program(spec: str) -> bool:
+    """`spec` names an outside program (prog:COMMAND).
+
+    >>> is_program(" Prog:/tmp/prima/player"), is_program("ai:3")
+    (True, False)
+    """
+    return spec.strip().lower().startswith("prog:")
+
+
 def parse_spec(spec: str, seed: int | None = None, *,
                reply_timeout: float | None = None) -> Player:
     """A player from its SPEC (see the module docstring); ValueError naming the bad part.
@@ -148,7 +157,7 @@ def parse_spec(spec: str, seed: int | None = None, *,
     ValueError: player 'ai:9': no AI level 9 (levels are 1..5)
     """
     text = spec.strip().lower()
-    if text.startswith("prog:"):
+    if is_program(spec):
         from .external_player import REPLY_TIMEOUT_S, ExternalPlayer
 
         return ExternalPlayer(spec.strip()[len("prog:"):], seed, name=spec.strip(),

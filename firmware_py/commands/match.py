@@ -50,7 +50,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..match import play_match, read_openings
-    from ..players import parse_spec
+    from ..players import is_program, parse_spec
 
     for spec in (args.white, args.black, *([args.placements] if args.placements else [])):
         try:
@@ -65,14 +65,12 @@ def run(args) -> int:
     if args.openings and args.placements:
         print("dvonn-board match: give --openings or --placements, not both", file=sys.stderr)
         return 2
-    if args.openings and any(s.strip().lower().startswith("prog:")
-                             for s in (args.white, args.black)):
+    if args.openings and any(is_program(s) for s in (args.white, args.black)):
         print("dvonn-board match: --openings cannot be used with a prog: player (the CodeCup "
               "protocol starts every game from the empty board; --placements SPEC splits the "
               "phases instead)", file=sys.stderr)
         return 2
-    if args.placements and any(s.strip().lower().startswith("prog:")
-                               and s.strip() != args.placements.strip()
+    if args.placements and any(is_program(s) and s.strip() != args.placements.strip()
                                for s in (args.white, args.black)):
         print(f"dvonn-board match: --placements {args.placements}: a prog: player must make "
               "the placements itself (the CodeCup protocol starts every game from the empty "
