@@ -83,17 +83,25 @@ def test_a_landing_is_recorded_as_soon_as_the_board_settles():
     assert times["recorded"] - times["landed"] <= c.settler.settle_s + 0.05 + 0.011
 
 
-def test_a_move_that_stood_still_is_final():
+def moved_on_after_standing_still():
+    """The slide-over move set down on `via` and left alone (it landed, final), then the same
+    pieces lifted off again and set down on the move's true destination."""
     seed, board, ply, via = slide_over_a_tall_stack()
     sim, c = resume(board, seed)
     moved = board.height(ply.src)
     sim.hand.lift(ply.src)
     sim.hand.put(via)
     run(sim, c, 3.0)  # set down and left alone: it landed
-    assert c.state.board.move_stack[-1] == Ply(ply.src, via)
+    landed = c.state.board.move_stack[-1]
     sim.hand.lift(via, count=moved)  # the same pieces lifted off again and moved on
     sim.hand.put(ply.dst)
     run(sim, c, 6.0)
+    return sim, c, ply, via, landed
+
+
+def test_a_move_that_stood_still_is_final():
+    sim, c, ply, via, landed = moved_on_after_standing_still()
+    assert landed == Ply(ply.src, via)
     assert c.stats["amended"] == 0
     assert c.state.board.move_stack[-1] == Ply(ply.src, via)
     # Not changed on readings alone, but the move may be wrong: asked where it landed.
@@ -105,15 +113,7 @@ def test_a_final_move_whose_stack_reads_where_it_could_have_gone_is_amended_when
     # gone: taking it as it stands would keep that move, so the player is asked; lifting the
     # stack where it stands and setting it back changes the move (rough seed 30: h3j3 kept
     # for h3f3 when confirm took the board as it stood).
-    seed, board, ply, via = slide_over_a_tall_stack()
-    sim, c = resume(board, seed)
-    moved = board.height(ply.src)
-    sim.hand.lift(ply.src)
-    sim.hand.put(via)
-    run(sim, c, 3.0)
-    sim.hand.lift(via, count=moved)
-    sim.hand.put(ply.dst)
-    run(sim, c, 6.0)
+    sim, c, ply, via, _ = moved_on_after_standing_still()
     assert c.state.mode == "asking" and c.mismatch.accept is None  # not offered as it stands
     sim.hand.lift(ply.dst)
     sim.hand.put(ply.dst)
