@@ -319,7 +319,7 @@ class Controller(Decisions):
         if self._settled == (snap.stable_since, st.board.ply_count, len(self.pending)):
             # The same still board, already explained: only refine the reference (drift).
             self.reference.set(snap, self.reference.stacks)
-            if still_long:
+            if still_long and not self.recorder.unseen:
                 self.recorder.provisional = False  # no hand holds a stack that still: it landed
             return
         # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
@@ -352,7 +352,7 @@ class Controller(Decisions):
         if self.recorder.amendable == AMEND_LAST:
             d = self._went_on(d, snap)
         self.last_decision = d
-        if d.kind == "match" and not d.best.amends and still_long:
+        if d.kind == "match" and not d.best.amends and still_long and not self.recorder.unseen:
             self.recorder.provisional = False
         if self.mismatch.rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still

@@ -16,7 +16,9 @@ carries it out, kind by kind:
     illegal
     ambiguous     rivals fit about as well: asked (never a guess), or the recorded landing
                   stands after a still while; so is a change to the provisional move that the
-                  same still board was unsure about (its readings merely firmed up)
+                  same still board was unsure about (its readings merely firmed up). A
+                  landing whose only rival is its stack still in the hand is taken after a
+                  still while, left open until another stack is touched
     unexplained   nothing fits: held, resynchronised, asked "did you play X?" when the board
                   stands as one ply alone would leave it, or shown as missing and extra
                   spaces after a while, with the player's way out (`mismatch`)
@@ -108,8 +110,18 @@ class Decisions:
         elif kind == "ambiguous":
             stands = self.questions.stands(d, snap)
             if stands is not None:  # the recorded landing, after a still while: it landed
-                self.recorder.provisional = False
+                # (or, taken unseen, may still be in the hand: open until a stack is touched)
+                if not self.recorder.unseen:
+                    self.recorder.provisional = False
                 self._act(Decision("match", stands, [stands], d.candidates), snap)
+                return
+            unseen = self.questions.set_down_unseen(d, snap)
+            if unseen is not None:  # landed, or still in the hand: taken, and left open
+                self._act(Decision("commit", unseen, [unseen], d.candidates, provisional=True),
+                          snap)
+                if self.recorder.provisional and st.board.move_stack[-1:] == list(
+                        unseen.plies[-1:]):
+                    self.recorder.unseen = True
                 return
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:

@@ -9,7 +9,9 @@ whose sensor is faulty: a lift cannot be seen there).
 Two more kinds of question:
 
 - a landing too faint to tell from a hand still holding the stack: asked only after the board
-  has been still for longer than a hand holds a stack (`ambiguous`);
+  has been still for longer than a hand holds a stack (`ambiguous`), and only when another
+  landing fits about as well; when the one landing's only rival is its stack not set down yet,
+  it is taken instead, left open until another stack is touched (`set_down_unseen`);
 - a ply whose evidence rests on a faulty sensor: "did you play e3f3?" (`ask_blind`);
 - a board standing exactly as one ply would leave it but reading too far from the model to take
   it unasked (`ask_as_it_stands`): "did you play e3f3?"; confirm records it and takes the board
@@ -103,6 +105,27 @@ class Questions:
         if snap.time - since < self.inference.hold_s:
             return None
         self.unsure_since = None
+        return best
+
+    def set_down_unseen(self, d: Decision, snap):
+        """The landing that fits best, when its only rivals are its stack not set down yet
+        (in the hand, held above its source, knocked aside) and the board has been still for
+        longer than a hand hovers (`hold_s`): landed on a tall stack, it reads as little as a
+        stack held high. Returns it, to be recorded provisionally and left open until another
+        stack is touched (a hand still holding it sets it down somewhere, and the move is
+        changed or taken back then: `Recorder.unseen`); else None."""
+        rivals = d.rivals
+        best = rivals[0] if rivals else None
+        if best is None or best.kind != "commit" or best.amends or not best.plies:
+            return None
+        ply = best.plies[-1]
+        if not ply.is_move or any(
+                c.kind != "lifted" or c.amends or c.src != ply.src or c.plies != best.plies[:-1]
+                for c in rivals[1:]):
+            return None
+        since = snap.stable_since if self.unsure_since is None else self.unsure_since
+        if snap.time - since < self.inference.hold_s:
+            return None
         return best
 
     def _ask_landings(self, st, d: Decision) -> bool:

@@ -5,7 +5,8 @@ one held a millimetre above it read the same, so such a landing is committed *pr
 until the board has been still for `ask_after_s` (a hand does not hold a stack that still), the
 hand may lift the stack off again and set it down elsewhere, or back on its source, and the move
 is changed (`on_undo()`, then `on_commit`) or taken back (`apply` with a candidate that
-`amends`). After that, only an explicit takeback undoes a ply.
+`amends`). A landing taken while its stack might still be held higher up (`unseen`) stays open
+until another stack is touched. After that, only an explicit takeback undoes a ply.
 
 >>> from firmware_py.rules import Board, Ply
 >>> log = []
@@ -58,6 +59,9 @@ class Recorder:
         self._provisional = value
         self.carried = False
         self.moved_on = None  # the next player's stack, lifted after the move read changed
+        # Taken although its stack might still be in the hand (`Questions.set_down_unseen`):
+        # open however long the board stays still, until another stack is touched.
+        self.unseen = False
 
     @property
     def amendable(self) -> int:
