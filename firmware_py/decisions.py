@@ -57,7 +57,7 @@ class Decisions:
                                               d.candidates)
             kind = d.kind
         if kind != "ambiguous":
-            self.questions.unsure_since = None
+            self.questions.sure()
         if (kind == "commit" and st.mode == "asking" and self.questions.rivals
                 and self.questions.whether
                 and d.best.key in {c.key for c in self.questions.rivals}):

@@ -51,6 +51,9 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        # Unsure, a stack not set down fitted best on a board still for `hold_s`: no landing
+        # is taken unseen (`set_down_unseen`) until the board is sure again.
+        self.doubted = False
         self.whether = False  # the question is whether a stack landed at all
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
@@ -107,24 +110,34 @@ class Questions:
         self.unsure_since = None
         return best
 
+    def sure(self) -> None:
+        """The board was explained without doubt: no landing is in doubt any more."""
+        self.unsure_since = None
+        self.doubted = False
+
     def set_down_unseen(self, d: Decision, snap):
         """The landing that fits best, when its only rivals are its stack not set down yet
-        (in the hand, held above its source, knocked aside) and the board has been still for
-        longer than a hand hovers (`hold_s`): landed on a tall stack, it reads as little as a
-        stack held high. Returns it, to be recorded provisionally and left open until another
-        stack is touched (a hand still holding it sets it down somewhere, and the move is
-        changed or taken back then: `Recorder.unseen`); else None."""
+        (in the hand, held above its source, knocked aside): landed on a tall stack, it reads
+        as little as a stack held high. Returned once the board has been unsure for longer
+        than a hand hovers (`hold_s`), unless meanwhile the stack not set down fitted best on a
+        board still for that long (a player holding it, deciding: asked), to be recorded
+        provisionally and left open until another stack is touched (a hand still holding it
+        sets it down somewhere, and the move is changed or taken back then: `Recorder.unseen`).
+        A move that cuts stacks off is asked about (their removal would be asked for at once).
+        Else None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
-        if best is None or best.kind != "commit" or best.amends or not best.plies:
-            return None
-        ply = best.plies[-1]
-        if not ply.is_move or any(
-                c.kind != "lifted" or c.amends or c.src != ply.src or c.plies != best.plies[:-1]
-                for c in rivals[1:]):
+        if (best is not None and best.kind in HELD_KINDS
+                and snap.time - snap.stable_since >= self.inference.hold_s):
+            self.doubted = True  # no hand hovers that long: held, or knocked aside
+        ply = best.plies[-1] if best is not None and best.plies else None
+        if (best is None or best.kind != "commit" or best.amends or ply is None
+                or not ply.is_move or best.pending or best.board.last_removed or any(
+                    c.kind != "lifted" or c.amends or c.src != ply.src
+                    or c.plies != best.plies[:-1] for c in rivals[1:])):
             return None
         since = snap.stable_since if self.unsure_since is None else self.unsure_since
-        if snap.time - since < self.inference.hold_s:
+        if self.doubted or snap.time - since < self.inference.hold_s:
             return None
         return best
 

@@ -11,6 +11,7 @@ import pytest
 from firmware_py.rules import Board, Ply
 from tests.simgames import resume, run
 from tests.test_controller_amend import Store
+from tests.test_controller_held import position
 
 
 def tall_landing(seed: int) -> tuple[Board, Ply]:
@@ -84,3 +85,17 @@ def test_a_stack_taken_as_landed_but_still_in_the_hand_set_back_takes_the_move_b
     assert c.state.board.move_stack == board.move_stack
     assert store.plies == board.move_stack
     assert c.state.mode == "idle" and "taken back" in c.state.message
+
+
+
+@pytest.mark.parametrize("seed", [23, 29])  # a single piece over stacks five and more tall
+def test_a_stack_held_still_in_the_air_for_long_is_not_taken_as_landed(seed):
+    board, src = position(seed)
+    sim, c = resume(board, seed)
+    sim.hand.lift(src)
+    recorded, unseen = [], []
+    run(sim, c, 8.0, watch=lambda c: (recorded.append(c.state.board.ply_count),
+                                      unseen.append(c.recorder.unseen)))
+    # Shown in the hand, or (seed 23, after 4 s) asked whether it landed: never taken.
+    assert max(recorded) == board.ply_count and not any(unseen)
+    assert c.state.mode in ("lifted", "asking")
