@@ -137,7 +137,7 @@ class Decisions:
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:
-            self.questions.ask(self.state, [stands, amends[0]])  # an open one is kept
+            self.questions.ask(self.state, [stands, amends[0]])  # (replaces an open one)
             if self.state.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
                 self.last_decision = Decision("ambiguous", stands, [stands, amends[0]],

@@ -126,11 +126,15 @@ class Questions:
         return self.whether
 
     def ask(self, st, rivals, single: bool = False) -> None:
-        """Ask which of `rivals` happened (a question already open is added to, never reset)."""
+        """Ask which of `rivals` happened. A question already open is replaced: of its rivals
+        only those whose space the player has begun to answer on (lifted, or lifted and set
+        back) stay, so that the lit spaces are what fits now and never pile up."""
         again = st.mode == "asking" and bool(self.rivals)
-        if again:  # the question stands: add to it, never drop an answer under way
+        if again:
+            under_way = self.lifted | {self.answer}
             keys = {c.key for c in rivals}
-            rivals = rivals + [c for c in self.rivals if c.key not in keys]
+            rivals = rivals + [c for c, s in zip(self.rivals, self.spaces())
+                               if s in under_way and c.key not in keys]
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         # (Rivals that change the last recorded move are compared with the others' plies
@@ -164,6 +168,10 @@ class Questions:
         if not again:
             self.answer = None
             self.lifted = set()
+        else:  # (an answer under way on a space no longer asked about is none)
+            self.lifted &= set(ask)
+            if self.answer not in ask:
+                self.answer = None
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask
