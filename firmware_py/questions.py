@@ -16,7 +16,8 @@ Two more kinds of question:
   as it stands for its reference (`confirmed_snapshot`), so what read differently (drift, a
   piece off its place) is learned rather than asked about again.
 
-`Questions` keeps the open question; the controller commits the answer (`Controller._resolve`).
+`Questions` keeps the open question; the answer is committed by
+`decisions.Decisions.resolve`.
 """
 
 from __future__ import annotations

@@ -170,12 +170,13 @@ def test_a_ply_read_on_top_of_an_open_move_tries_that_move_set_down_elsewhere():
     on_top = cand(recorded, [n1])
     for chi2, kind in ((500.0, "commit"), (30.0, "ambiguous")):
         on_top.chi2 = chi2
-        d = c._went_on(Decision("commit", on_top, [on_top]), now)
+        d = c.decisions.went_on(c.state, Decision("commit", on_top, [on_top]), now, True)
         assert d.kind == kind and d.best.amends and d.best.plies == (b, n1)
     assert d.rivals[1] is on_top  # asked, the move as recorded among the answers
     c.state.mode = "asking"  # a question open about it: never changed on readings alone
     on_top.chi2 = 500.0
-    assert c._went_on(Decision("commit", on_top, [on_top]), now).kind == "ambiguous"
+    assert c.decisions.went_on(c.state, Decision("commit", on_top, [on_top]), now,
+                              True).kind == "ambiguous"
 
 
 def test_a_space_every_rivals_later_ply_landed_on_is_not_asked_about_the_earlier_ply():

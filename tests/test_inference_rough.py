@@ -113,7 +113,7 @@ def test_an_open_question_whether_it_landed_is_not_answered_by_readings_alone():
     c.questions.ask(c.state, [landing], single=True)
     c.questions.whether = True
     assert c.state.mode == "asking"
-    c._act(Decision("commit", landing, [landing]), still(5.0, 1.0))
+    c.decisions.act(c.state, Decision("commit", landing, [landing]), still(5.0, 1.0))
     assert c.state.board.ply_count == 0 and c.state.mode == "asking"  # still the question
     c.button("confirm")  # the player's answer records it
     assert [str(p) for p in c.state.board.move_stack] == ["e3"]
@@ -138,7 +138,7 @@ def test_a_recorded_move_is_not_changed_on_readings_that_merely_firm_up():
                       chi2=50.0)
     stands = Candidate("match", (), board.copy(), board.stacks(), frozenset(), chi2=76.0)
     c.questions.unsure_since = 1.0  # the board, still since, was unsure between the two
-    c._act(Decision("commit", amend, [amend], [amend, stands]), still(2.5, 1.0))
+    c.decisions.act(c.state, Decision("commit", amend, [amend], [amend, stands]), still(2.5, 1.0))
     assert board.move_stack[-1] == move  # not changed: asked which it was
     assert c.state.mode == "asking" and c.state.ask == [move.dst, other.dst]
 
