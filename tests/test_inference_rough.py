@@ -166,6 +166,29 @@ def test_a_rough_10_bit_game_with_mistakes_records_no_ply_that_was_not_made(plie
     assert r.wrong == 0 and r.match and not r.stalled
 
 
+def test_a_question_asked_afresh_lights_only_what_is_still_possible():
+    # Rough seed 1, ply 61: a3 lifted by mistake was asked about (b4, b3, a2), put back, and d3
+    # lifted: its landings were added to a3's and 11 spaces were lit, 4 of them landings of a
+    # stack standing on its own space again. Whenever the lit spaces change, each is a meaning
+    # the board's latest reading allows, or the one the player is lifting to answer.
+    stale = []
+    before = [None]
+
+    def trace(c, board):
+        st, q = c.state, c.questions
+        now = tuple(st.ask) if st.mode == "asking" else None
+        if now is not None and before[0] is not None and now != before[0]:
+            possible = {x.key for x in c.decisions.last.candidates}
+            answering = q.lifted | {q.answer}
+            stale.extend(s for r, s in zip(q.rivals, q.spaces())
+                         if r.key not in possible and s not in answering)
+        before[0] = now
+
+    r = play_game(seed=1, preset="rough", mistakes=0.3, trace=trace)
+    assert r.wrong == 0 and r.match and not r.stalled and r.asked
+    assert stale == []
+
+
 # -- the player's way out ----------------------------------------------------------------------
 def test_did_you_play_it_is_asked_once_and_confirm_records_it():
     # The board stands exactly as one placement leaves it, but reads too far off the model
