@@ -167,12 +167,16 @@ class Decisions:
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the
         next stack lifted before the board was still in between): the meanings in which it
-        did are tried (`AMEND_THEN_NEXT`), in two cases. Returns the decision to act on (`d`
+        did are tried (`AMEND_THEN_NEXT`), in three cases. Returns the decision to act on (`d`
         itself when they change nothing).
 
         - The move is still open and the board reads a ply after it: when one of those
           meanings fits best it is decided, or asked about when the move as recorded fits
           about as well.
+        - The move is still open and a stack is lifted that may not move after it (its own
+          landing, say, the next player's once the move went elsewhere): when the board fits
+          with the move set down elsewhere and that stack in the hand, the move stays open
+          until it is set down (as below); otherwise as above.
         - Touching another stack has just made the move final (a stack set back near it reads
           like a landing), but nothing fits with the move as recorded: when the board fits
           only with the move landed elsewhere and the next stack still in the hand, the move
@@ -180,16 +184,20 @@ class Decisions:
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
-        if made_final:
-            if d.kind in ("match", "commit", "lifted"):
-                return d
-        elif (rec.amendable != AMEND_LAST or d.kind not in ("commit", "ambiguous")
-              or best is None or best.amends or not best.plies):
+        still_open = rec.amendable == AMEND_LAST
+        on_top = (still_open and d.kind in ("commit", "ambiguous") and best is not None
+                  and not best.amends and bool(best.plies))
+        # (A stack lifted that may not move after the move as recorded: the move's own
+        # destination, say, which is the next player's to move once the move went elsewhere.)
+        barred = still_open and d.kind == "badlift"
+        if not (on_top or barred or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
-        if made_final:
-            return self._still_held(again) or d
+        if made_final or barred:
+            held = self._still_held(again)
+            if held is not None or made_final:
+                return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
         if again.kind == "commit" and (st.mode == "asking" or best.chi2 - again.best.chi2
