@@ -310,8 +310,10 @@ class Controller:
                 return
             if answer is not None:
                 cand, exact = answer
-                self.decisions.resolve(st, cand, snap if exact else None)
-                return
+                if self.decisions.answer_fits(st, cand, snap):
+                    self.decisions.resolve(st, cand, snap if exact else None)
+                    return
+                self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S):
             st.message = self.faults.note()
             self._settled = None  # read the board again without the failed sensor

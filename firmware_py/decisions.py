@@ -24,7 +24,8 @@ carries it out, kind by kind:
 Before that, `went_on` tries the meanings in which the last move's stack was set down
 elsewhere and the next stack lifted at once. `resolve(cand)` records the answer to a question
 (a confirm, or a lift and set-back): the same recording as a commit, or an error for an
-illegal landing.
+illegal landing; an answer given by a lift is first checked against the board read afresh
+(`answer_fits`).
 
 `Decisions` is a collaborator the controller owns: it keeps the cut-off stacks still on the
 board (`pending`) and the decision last acted on (`last`), works through the controller's
@@ -155,7 +156,7 @@ class Decisions:
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:
-            self.questions.ask(st, [stands, amends[0]])  # (replaces an open one)
+            self.questions.ask(st, [stands, amends[0]], candidates=again.candidates)
             if st.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
                 self.last = Decision("ambiguous", stands, [stands, amends[0]], again.candidates)
@@ -223,6 +224,18 @@ class Decisions:
             self.recorder.moved_on = best.src
             return Decision("lifted", best, [best], again.candidates)
         return None
+
+    def answer_fits(self, st, cand, snap) -> bool:
+        """A stack lifted and set back names `cand` as the answer, and the board stands as it
+        says; but the hand may have set a stack down meanwhile where nothing was lit (then
+        lifted a lit one to show its own last landing). False when the board, read afresh,
+        fits another meaning clearly better (by twice the margin): that is no answer."""
+        amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
+        d = self.reference.explain(self.inference, st.board, self.pending, snap,
+                                   amendable=amendable)
+        mine = next((c for c in d.candidates if c.key == cand.key), None)
+        return (mine is None or d.best is None
+                or mine.chi2 - d.best.chi2 < 2 * self.inference.margin)
 
     def take_as_is(self, st, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

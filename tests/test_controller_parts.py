@@ -130,11 +130,22 @@ def test_a_question_asked_afresh_replaces_the_open_one():
     st = BoardState(board=board)
     q.ask(st, [a, b])
     assert st.ask == [a.dst, b.dst]
-    q.ask(st, [c, d])  # the board read afresh: other landings fit now
+    q.ask(st, [c, d], candidates=[c, d])  # read afresh: a and b are no longer possible
     assert st.ask == [c.dst, d.dst] and q.rivals == [c, d]  # none of the stale ones lit
-    q.ask(st, [d, a])  # (again: never more than the fresh question's spaces)
+    q.ask(st, [d, a], candidates=[d, a])
     assert st.ask == [d.dst, a.dst]
     assert q.confirmed(st) is d
+
+
+def test_a_question_asked_afresh_keeps_what_still_fits_nearly_as_well():
+    cal, inference, watch = parts()
+    board, (a, b, c, d) = four_moves()
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [a, b])
+    a.chi2, b.chi2, c.chi2 = 1.0 + 1.5 * inference.margin, 1.0 + 3 * inference.margin, 1.0
+    q.ask(st, [c], single=True, candidates=[c, a, b])  # a just outside the margin: it stays
+    assert st.ask == [c.dst, a.dst]  # (b, twice the margin off, does not)
 
 
 def test_a_question_asked_afresh_keeps_the_space_being_answered():

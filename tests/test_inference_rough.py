@@ -149,6 +149,10 @@ def test_a_recorded_move_is_not_changed_on_readings_that_merely_firm_up():
     (2, 0.3, 12),    # a knocked DVONN piece set back centred: stuck at ply 1, "take off g1"
     (5, 0.3, None),  # a stack knocked beside a neighbour read as a move onto it (once
                      # landings were weighed by how this board's landings fit)
+    (12, 0.3, None),  # a question asked afresh on every snapshot, its spaces flickering
+                      # at the margin: never answered (stuck at ply 69)
+    (16, 0.3, None),  # d2's stack set down on c2, not lit, then e3 (the last landing)
+                      # lifted and set back: taken as the answer "d2e3"
 ])
 def test_rough_games_that_went_wrong_are_recorded_exactly(seed, mistakes, plies):
     r = play_game(seed=seed, preset="rough", mistakes=mistakes, max_plies=plies)
