@@ -241,8 +241,11 @@ class Decisions:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
         says; but the hand may have set a stack down meanwhile where nothing was lit (then
         lifted a lit one to show its own last landing). False when the board, read afresh,
-        fits another meaning clearly better (by twice the margin): that is no answer."""
+        fits another meaning clearly better (by twice the margin): that is no answer. The stack
+        lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
+        if self.questions.answer is not None:  # lifted and set back: never where it stood
+            self.reference.reseat(self.questions.answer)
         d = self.reference.explain(self.inference, st.board, self.pending, snap,
                                    amendable=amendable)
         mine = next((c for c in d.candidates if c.key == cand.key), None)

@@ -99,3 +99,13 @@ def test_a_stack_held_still_in_the_air_for_long_is_not_taken_as_landed(seed):
     # Shown in the hand, or (seed 23, after 4 s) asked whether it landed: never taken.
     assert max(recorded) == board.ply_count and not any(unseen)
     assert c.state.mode in ("lifted", "asking")
+
+
+def test_an_answer_shown_on_a_tall_stack_set_back_off_its_place_is_taken():
+    # Default seed 18, ply 84: asked "which did you land on: e3, e2, f2?", the player lifted
+    # e3's stack and set it back a little off where it stood; read strictly there, the board
+    # fitted d2's stack knocked aside toward e3 better, refused the answer and showed d2 lifted
+    # until the game ended, its last move never recorded.
+    from dvonn_sim.autoplay import play_game
+    r = play_game(seed=18, preset="default", adc_bits=12)
+    assert r.match and r.wrong == 0 and not r.stalled
