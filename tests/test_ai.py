@@ -6,6 +6,7 @@ from dataclasses import astuple
 import pytest
 
 from firmware_py import ai
+from firmware_py.ai.evaluation import static
 from firmware_py.ai.placement import place_terms, spread_cost
 from firmware_py.ai.table import (ENTRY_BYTES, EXACT_DEPTH, MAX_BITS, MIN_BITS, Table, progress,
                                   table_bits)
@@ -96,6 +97,16 @@ def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
     weights = ai.Weights(*range(3, 3 + len(ai.Weights.__dataclass_fields__)))
     assert ai.evaluate(board, weights) == sum(
         w * t for w, t in zip(astuple(weights), ai.terms(board)))
+    # The search's one-pass version: the same value, None when the mover cannot move.
+    expected = ai.evaluate(board, weights) if board.legal_plies()[0].is_move else None
+    assert static(board, weights) == expected
+
+
+def test_one_pass_evaluation_is_none_for_a_mover_who_cannot_move():
+    board = Board.from_stacks({"c3": "D", "d3": "W", "e3": "B"}, turn=BLACK)
+    board.push(Ply.parse("e3d3"))  # White's only piece is now under Black: White cannot move
+    assert not board.legal_plies() or board.legal_plies() == [PASS]
+    assert static(board, ai.DEFAULT_WEIGHTS) is None
 
 
 @pytest.mark.parametrize("seed,plies", [(1, 20), (2, 33), (3, 47)])
@@ -393,3 +404,50 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     with pytest.raises(SystemExit):
         trial.main(["setup.speed=3"])
     assert "no weight 'setup.speed'" in capsys.readouterr().err
+
+
+def test_texel_fit_gives_back_the_weights_the_outcomes_were_drawn_from():
+    """Labelled with the win chances the weights in force give, the logistic fit recovers
+    those weights (in their own units) and beats them on a log loss only by rounding."""
+    import numpy as np
+
+    from firmware_py.ai import texel
+
+    rows = []
+    for seed in range(12):
+        rnd = random.Random(seed)
+        board = Board()
+        while not board.is_over():
+            legal = board.legal_plies()
+            if legal[0].is_move:
+                rows.append(ai.terms(board))
+            board.push(rnd.choice(legal))
+    x = np.array(rows, dtype=float)
+    chance = 1 / (1 + np.exp(-(x @ np.array(astuple(ai.DEFAULT_WEIGHTS))) / 300))
+    weights, loss, before = texel.fit(list(zip(rows, chance)), ridge=0.0)
+    for name, fitted in weights.items():
+        assert abs(fitted - getattr(ai.DEFAULT_WEIGHTS, name)) <= 2, name
+    assert loss == pytest.approx(before, abs=1e-4)
+    held, _, _ = texel.fit(list(zip(rows, chance)), fixed={"threat": 150.0}, ridge=0.0)
+    assert held["threat"] == 150 and held != weights
+
+
+def test_texel_reads_match_records_and_says_what_is_wrong(tmp_path, capsys):
+    from firmware_py.ai import texel
+    from firmware_py.cli import main
+
+    assert main(["match", "--white", "greedy", "--black", "random", "--games", "4",
+                 "--json", "--record", "--seed", "2"]) == 0
+    games = tmp_path / "games.jsonl"
+    games.write_text(capsys.readouterr().out)
+    assert texel.main([str(games), "--fix", "threat=200"]) == 0
+    out = capsys.readouterr().out
+    assert "positions of" in out and "Weights(" in out and "threat=200," in out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"winner": "white", "record": "a1 a1"}\n')
+    for args, why in (([str(bad)], "line 1: not a legal game record"),
+                      ([str(tmp_path / "none.jsonl")], "No such file"),
+                      ([str(games), "--fix", "speed=3"], "no weight 'speed'")):
+        with pytest.raises(SystemExit):
+            texel.main(args)
+        assert why in capsys.readouterr().err

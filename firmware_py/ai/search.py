@@ -30,8 +30,8 @@ import random as _random
 import time
 from dataclasses import dataclass, field
 
-from ..rules import N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
-from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, value
+from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
+from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value, static
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
@@ -308,9 +308,7 @@ class Searcher:
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
         if v is _UNKNOWN:
-            sw, sb = both_sides(board)
-            v = value(board, self.weights, sw, sb) if (
-                sw if board.turn == WHITE else sb)[0] else None
+            v = static(board, self.weights)
             if len(evals) >= EVAL_CACHE:
                 evals.clear()
             evals[key] = v
@@ -338,27 +336,29 @@ class Searcher:
                      (1 << 20) - 1 if ply == k1 else 1000 * near[S2P[ply.dst]]
                      + history.get(ply, 0))
                 scored.append((s, ply))
-        else:
+        else:  # moves, as codes ps << 6 | pd: sorted as ints, ties in the legal order
             st = board._st
-            mover = "W" if board.turn == WHITE else "B"
-            for ply in legal:
+            own = board._w if board.turn == WHITE else board._b
+            for c in board._current_moves():
+                ply = MOVE_PLY[c]
+                pd = c & 63
                 if ply == tt_move:
                     s = 1 << 30
                     special += 1
+                elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
+                    s = (1 << 20) + 1000 * len(st[pd]) - len(st[c >> 6])
+                    special += 1
+                elif ply == k0:
+                    s = 1 << 19
+                    special += 1
+                elif ply == k1:
+                    s = (1 << 19) - 1
+                    special += 1
                 else:
-                    dst = st[S2P[ply.dst]]
-                    if dst[-1] != mover:
-                        s = (1 << 20) + 1000 * len(dst) - len(st[S2P[ply.src]])
-                        special += 1
-                    elif ply == k0:
-                        s = 1 << 19
-                        special += 1
-                    elif ply == k1:
-                        s = (1 << 19) - 1
-                        special += 1
-                    else:
-                        s = history.get(ply, 0)
-                scored.append((s, ply))
+                    s = history.get(ply, 0)
+                scored.append(s << 12 | (4095 - c))
+            scored.sort(reverse=True)
+            return [MOVE_PLY[4095 - (x & 4095)] for x in scored], special
         scored.sort(key=lambda t: t[0], reverse=True)
         return [p for _, p in scored], special
 
