@@ -9,9 +9,8 @@ moving-phase position where the player to move has a move, labelled 1 if that pl
 to win, 0.5 for a draw, 0 for a loss. It then fits a logistic model of the label on
 `evaluation.terms()` (maximum likelihood, Newton's method, a small ridge pull towards the
 weights in force so that terms the games rarely show keep their value), and prints the weights
-as Python, rescaled to hundredths of a piece so that the evaluation's spread over these
-positions stays what it is with the weights in force (the search's pruning margins are in those
-units). `--fix NAME=VALUE` holds a weight (the capture terms: a quiet position's outcome
+as Python, in hundredths of a piece: log-odds divided by the scale that best turns the weights
+in force into win chances (so the search's pruning margins keep their meaning). `--fix NAME=VALUE` holds a weight (the capture terms: a quiet position's outcome
 shows little of what a capture at a leaf is worth to the search).
 
 Unlike `ai.tune` (least squares on the final margin of our own self-play), this predicts
@@ -63,8 +62,9 @@ def positions(lines) -> list[tuple[tuple[int, ...], float]]:
 def fit(rows, start: Weights = DEFAULT_WEIGHTS, fixed: dict[str, float] | None = None,
         ridge: float = RIDGE) -> tuple[dict[str, int], float, float]:
     """(weights by name, log loss of the fit, log loss of `start`), both per position, with
-    `start` rescaled to its own best logistic scale. The fitted weights are in `start`'s units:
-    rescaled so the evaluation's standard deviation over `rows` equals `start`'s."""
+    `start` at its own best logistic scale k (win chance sigmoid(k * value)). The fitted
+    weights are in `start`'s units: log-odds divided by that k, so a hundredth of a piece is
+    worth the same change of win chance to both (and held weights keep their values)."""
     import numpy as np
 
     names = [f.name for f in fields(Weights)]
@@ -92,10 +92,7 @@ def fit(rows, start: Weights = DEFAULT_WEIGHTS, fixed: dict[str, float] | None =
     full = held.copy()
     full[free] = beta
     loss = _log_loss(x @ full, y)
-    e1 = x @ full
-    unit = e0.std() / e1.std() if e1.std() > 0 else 1 / scale0
-    weights = {n: int(round(c * unit)) if n not in fixed else int(fixed[n])
-               for n, c in zip(names, full)}
+    weights = {n: int(round(c / scale0)) for n, c in zip(names, full)}
     return weights, loss, _log_loss(e0 * scale0, y)
 
 
