@@ -138,6 +138,41 @@ def test_late_move_reductions_save_nodes_at_the_same_depth():
     assert board.is_legal(reduced.ply)
 
 
+class WatchedSearcher(ai.Searcher):
+    """Counts the moves searched a ply shallower (late move reductions), and the moves that
+    cut stacks off, searched in any way."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.depths: dict[int, int] = {}   # height -> depth of the node on the current line
+        self.reduced = {"cut": 0, "quiet": 0}
+        self.cuts = 0
+
+    def _negamax(self, board, depth, alpha, beta, height):
+        parent = self.depths.get(height - 1)
+        if board.move_stack[-1].is_move and parent is not None:
+            cut = bool(board._undo[-1][3])  # what the move just made removed
+            self.cuts += cut
+            if depth == parent - 2:  # only a reduction skips a ply
+                self.reduced["cut" if cut else "quiet"] += 1
+        self.depths[height] = depth
+        return super()._negamax(board, depth, alpha, beta, height)
+
+
+def test_a_move_that_cuts_stacks_off_is_never_searched_reduced():
+    cuts = quiet = 0
+    for seed, plies in ((3, 76), (4, 80), (5, 72)):
+        board = random_board(seed, plies)
+        if board.is_over():
+            continue
+        searcher = WatchedSearcher(random.Random(0))
+        searcher.search(board, depth=4)
+        assert searcher.reduced["cut"] == 0
+        cuts += searcher.cuts
+        quiet += searcher.reduced["quiet"]
+    assert cuts > 0 and quiet > 0  # there were moves of both kinds to tell apart
+
+
 @pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))
 def test_low_levels_stop_at_their_depth(level):
     board = random_board(8, 60)
