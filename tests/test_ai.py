@@ -6,7 +6,6 @@ from dataclasses import astuple
 import pytest
 
 from firmware_py import ai
-from firmware_py.ai.evaluation import static
 from firmware_py.ai.placement import place_terms, spread_cost
 from firmware_py.ai.table import (ENTRY_BYTES, EXACT_DEPTH, MAX_BITS, MIN_BITS, Table, progress,
                                   table_bits)
@@ -97,25 +96,6 @@ def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
     weights = ai.Weights(*range(3, 3 + len(ai.Weights.__dataclass_fields__)))
     assert ai.evaluate(board, weights) == sum(
         w * t for w, t in zip(astuple(weights), ai.terms(board)))
-    # The search's one-pass version: the same value, None when the mover cannot move.
-    expected = ai.evaluate(board, weights) if board.legal_plies()[0].is_move else None
-    assert static(board, weights) == expected
-
-
-def test_one_pass_evaluation_is_none_for_a_mover_who_cannot_move():
-    board = Board.from_stacks({"c3": "D", "d3": "W", "e3": "B"}, turn=BLACK)
-    board.push(Ply.parse("e3d3"))  # White's only piece is now under Black: White cannot move
-    assert not board.legal_plies() or board.legal_plies() == [PASS]
-    assert static(board, ai.DEFAULT_WEIGHTS) is None
-
-
-@pytest.mark.parametrize("seed,plies", [(1, 20), (2, 33), (3, 47)])
-def test_placement_value_is_the_weighted_sum_of_its_terms(seed, plies):
-    board = random_board(seed, plies)
-    weights = ai.PlacementWeights(*range(5, 5 + len(ai.PlacementWeights.__dataclass_fields__)))
-    fitted = astuple(weights)[:-1]  # jitter is noise, not a term
-    assert ai.place_value(board, weights) == sum(
-        w * t for w, t in zip(fitted, place_terms(board)))
 
 
 def test_frontier_pruning_saves_nodes_at_the_same_depth():

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
-from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value, static
+from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, value
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
@@ -319,7 +319,9 @@ class Searcher:
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
         if v is _UNKNOWN:
-            v = static(board, self.weights)
+            sw, sb = both_sides(board)
+            v = value(board, self.weights, sw, sb) if (
+                sw if board.turn == WHITE else sb)[0] else None
             if len(evals) >= EVAL_CACHE:
                 evals.clear()
             evals[key] = v
