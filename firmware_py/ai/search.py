@@ -22,9 +22,7 @@ above all); entries of positions the game has gone past give way first.
 
 A search stops at whichever limit comes first: nodes, depth, or time. With time, an iteration
 starts only if its predicted cost (the last iteration's time times the growth between the last
-two) fits in the soft limit, and the hard limit aborts one that overruns. With a time per move
-(no separate soft limit) the time is the move's anyway: an iteration starts when its first root
-move is predicted to end in time, and the root moves compared by the hard limit are kept.
+two) fits in the soft limit, and the hard limit aborts one that overruns.
 """
 
 from __future__ import annotations
@@ -50,15 +48,12 @@ FRONTIER_MARGINS = (300, 400)
 # after the table move, captures and killers) is searched one ply shallower first, and again
 # at full depth only if it beats alpha. A move that cuts stacks off is not quiet: never
 # reduced (against the search reducing it, 3510 nodes a move, own placements, 60 games each:
-# 32-3-25 with seed 7, 33-0-27 with seed 8, 55.4 %). Against ai:classic from own placements (ai.trial, 100
-# games, seeds 1 and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
+# 32-3-25 with seed 7, 33-0-27 with seed 8, 55.4 %; against PrimaDvonna, README, no
+# measurable change). Against ai:classic from own placements (ai.trial, 100 games, seeds 1
+# and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
 # depth 2 89-1-10 and 89-2-9 (at 3300 nodes a move against 3000).
 LMR_DEPTH = 2
 LMR_AFTER = 3
-# With a time per move, an iteration starts if this share of its predicted cost fits: the
-# root's first move (the best so far, searched with the full window) took 10-30 % of a depth-5
-# iteration on bench_ai's speed positions, and what follows is kept as far as it gets.
-FIRST_MOVE_SHARE = 0.35
 
 
 class _Stop(Exception):
@@ -136,9 +131,7 @@ class Searcher:
         board = board.copy()  # the search pushes and pops; never disturb the caller's board
         self.nodes = 0
         self._deadline = None if seconds is None else start + seconds
-        share = 1.0  # of the next iteration's predicted time that must fit
-        if soft is None:
-            soft, share = seconds, FIRST_MOVE_SHARE
+        soft = seconds if soft is None else soft
         self._node_limit = nodes
         self.killers = [[None, None] for _ in range(MAX_HEIGHT)]
         self.table.new_search(board)
@@ -152,7 +145,7 @@ class Searcher:
             if times and soft is not None:
                 growth = min(8.0, max(2.0, times[-1] / times[-2])) if len(times) > 1 and \
                     times[-2] > 0.002 else 4.0
-                if time.perf_counter() - start + share * growth * times[-1] > soft:
+                if time.perf_counter() - start + growth * times[-1] > soft:
                     break  # the next iteration is not expected to finish in time
             t0 = time.perf_counter()
             self._partial = None
