@@ -40,7 +40,7 @@ from .table import EXACT_DEPTH, Table, progress
 
 MAX_DEPTH = 64
 MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
-EVAL_CACHE = 50_000            # evaluations kept, from move to move (about 5 MB)
+EVAL_CACHE = 50_000            # evaluations kept, from move to move (about 5 MB; README)
 _UNKNOWN = object()
 # Futility margins one and two plies above the leaves, in hundredths of a piece.
 FRONTIER_MARGINS = (300, 400)
