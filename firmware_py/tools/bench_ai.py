@@ -4,6 +4,7 @@
     python -m firmware_py.tools.bench_ai --only default --games 100
     python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
     nice -n 10 python -m firmware_py.tools.bench_ai --only classic --classic-games 100
+    nice -n 19 python -m firmware_py.tools.bench_ai --only speed --before main   # a speed-up
 
 Five measurements, the targets of issues 8 and 15:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
