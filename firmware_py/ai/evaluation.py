@@ -105,7 +105,8 @@ and the spaces on and next to the DVONN pieces more, mobility less (moves -12, m
 plays worse: against the weights in force by `python -m firmware_py.ai.trial NAME=VALUE ...
 --against default --placements own --games 60 --seed 7`, with threat and counter held at 200 and
 160 (stacks 289, material 5, dvonn 292, near1 239, near2 89, moves -11, mobile 20, reach0 274,
-reach1 79, prey 68): 19-4-37 (35.0 %); with moves and mobile held at 40 too (stacks 184,
+reach1 79, prey 68): 19-4-37 (35.0 %), and against PrimaDvonna (README) 3-1-56 where the
+weights in force had 10-0-50; with moves and mobile held at 40 too (stacks 184,
 material 10, dvonn 328, near1 276, near2 108, reach0 169, reach1 14, prey 27): 22-2-36 (38.3 %).
 Not adopted: what predicts the end of a game played well is not what a shallow search needs at
 its leaves (mobility and captures steer it through the next few plies). PrimaDvonna's own
