@@ -102,7 +102,7 @@ def test_frontier_pruning_saves_nodes_at_the_same_depth():
     board = random_board(6, 58)
     assert not board.is_over()
     searches = {margins: ai.Searcher(random.Random(0), frontier_margins=margins).search(
-        board, depth=4) for margins in ((), (300,), ai.FRONTIER_MARGINS)}
+        board, depth=4) for margins in ((), (300,), (300, 400))}
     exact, depth1, both = searches.values()
     assert exact.depth == depth1.depth == both.depth == 4
     assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
