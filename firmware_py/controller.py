@@ -38,7 +38,7 @@ Collaborators, one job each:
 - `script.Script`        on the computer's turns, only the ply it shows;
 - `reference.Reference`  the last explained snapshot, and what it teaches the calibration;
 - `startup.start`        the first settled board: the empty board read, a resumed game checked;
-- `decisions.Decisions`  what each kind of decision (and the player's answer) does (a mixin).
+- `decisions.Decisions`  what each kind of decision (and the player's answer) does.
 
 What a settled board means:
 
@@ -65,11 +65,10 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
-from .candidates import AMEND_LAST, AMEND_THEN_NEXT
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
-from .inference import Decision, Inference
+from .inference import Inference
 from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
@@ -84,9 +83,9 @@ from .state import BoardState
 SETTLED_MODES = ("idle", "removing", "over")
 
 
-class Controller(Decisions):
+class Controller:
     """Turns frames into a recorded game (see the module docstring); what it does with each
-    decision about a settled board is in `decisions.Decisions`.
+    decision about a settled board is its `decisions` (`decisions.Decisions`).
 
     board: a restored game to continue (default: a new game from the empty board).
     calibration: a saved `Calibration` (default: nominal figures; the empty board and the
@@ -137,8 +136,8 @@ class Controller(Decisions):
         self.mismatch = Mismatch(self.inference, self.reference, self.faults, unexplained_s,
                                  self.stats)
         self.script = Script()
-        self.pending: dict[int, tuple] = {}  # cut-off stacks still on the board
-        self.last_decision: Decision | None = None
+        self.decisions = Decisions(self.inference, self.reference, self.faults, self.questions,
+                                   self.recorder, self.mismatch, self.script, self.stats)
         self._mode_before_link: str | None = None
         self._settled = None  # (stable since, plies, pending) of the board last explained
         self.ended: str | None = None  # the game ended off the board (a flag): why
@@ -194,7 +193,7 @@ class Controller(Decisions):
             self._on_snapshot(snap)
         elif (st.mode != "unexplained" and not self.ended
               and self.mismatch.due(frame.time, self.settler.moving)):
-            self.mismatch.show(st, self.settler.snapshot, self.pending)
+            self.mismatch.show(st, self.settler.snapshot, self.decisions.pending)
 
     def button(self, name: str) -> None:
         """A button press: 'confirm', 'undo' or 'new_game'."""
@@ -203,12 +202,13 @@ class Controller(Decisions):
             if st.mode == "asking" and self.questions.rivals:
                 cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
                 if cand is not None:
-                    self._resolve(cand, self.questions.confirmed_snapshot(self.settler.snapshot))
+                    self.decisions.resolve(
+                        st, cand, self.questions.confirmed_snapshot(self.settler.snapshot))
             elif st.mode == "unexplained" and self.mismatch.accept is not None:
                 # "The stacks are right as they stand": take the board as it is.
                 cand = self.mismatch.take(self.settler.snapshot)
                 if cand is not None:
-                    self._take_as_is(cand, self.settler.snapshot)
+                    self.decisions.take_as_is(st, cand, self.settler.snapshot)
             elif st.mode == "calibrating" and self.faults.suspects:
                 # "The space is empty": its sensor is faulty; play on without it.
                 self.faults.confirm("reads like a piece on an empty board")
@@ -258,7 +258,7 @@ class Controller(Decisions):
         """Take back the last ply (and the forced passes after it); the players rebuild."""
         if self.ended or not self.recorder.takeback(self.state.board):
             return
-        self.pending = {}
+        self.decisions.pending = {}
         self.mismatch.clear()
         self.questions.clear()
         self.mismatch.rebuilding = True
@@ -267,7 +267,7 @@ class Controller(Decisions):
         st.mode = "paused"
         st.message = _("take back: put the pieces back as the LEDs show")
         st.missing, st.extra = self.mismatch.difference(st.board, self.settler.snapshot,
-                                                        self.pending)
+                                                        self.decisions.pending)
         self.stats["resyncs"] += 1
 
     def mark_faulty(self, spaces, why: str) -> None:
@@ -278,7 +278,7 @@ class Controller(Decisions):
         """Start again from the empty board (the empty board is read again first)."""
         self.state = BoardState(board=Board())
         self.ended = None
-        self.pending = {}
+        self.decisions.pending = {}
         self.faults.reset()  # the empty board is checked again: a repaired sensor is trusted
         self.settler.ignore.clear()
         self.reference.clear()
@@ -310,13 +310,16 @@ class Controller(Decisions):
                 return
             if answer is not None:
                 cand, exact = answer
-                self._resolve(cand, snap if exact else None)
-                return
+                if self.decisions.answer_fits(st, cand, snap):
+                    self.decisions.resolve(st, cand, snap if exact else None)
+                    return
+                self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S):
             st.message = self.faults.note()
             self._settled = None  # read the board again without the failed sensor
         still_long = snap.time - snap.stable_since >= self.inference.hold_s
-        if self._settled == (snap.stable_since, st.board.ply_count, len(self.pending)):
+        decisions = self.decisions
+        if self._settled == (snap.stable_since, st.board.ply_count, len(decisions.pending)):
             # The same still board, already explained: only refine the reference (drift).
             self.reference.set(snap, self.reference.stacks)
             if still_long:
@@ -331,48 +334,25 @@ class Controller(Decisions):
         for s in standing - self.inference.occupancy(snap.values):
             ref.reseat(s)
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None)
-        d = ref.explain(self.inference, st.board, self.pending, snap,
+        d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
-        if was and not self.recorder.provisional and d.kind not in ("match", "commit", "lifted"):
-            # Touching made the move final (a stack set back near it reads like a landing), but
-            # while that stack is still in the hand nothing is set back: when the board fits
-            # only with the move landed elsewhere, the move stays open until it is set down.
-            # (Rivals that record nothing, or the same change with the stack set down, leave it
-            # so: nothing is recorded while a stack is held, its set-down decides.)
-            again = ref.explain(self.inference, st.board, self.pending, snap, amendable=AMEND_THEN_NEXT)
-            best = again.best
-            if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
-                    and best.plies and all(
-                        c.amends and c.plies[:1] == best.plies[:1]
-                        or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
-                        for c in again.rivals)):
-                d = Decision("lifted", best, [best], again.candidates)
-                self.recorder.provisional = True
-                self.recorder.moved_on = best.src
-        if self.recorder.amendable == AMEND_LAST:
-            d = self._went_on(d, snap)
-        self.last_decision = d
+        d = decisions.went_on(st, d, snap, was)
+        decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.provisional = False
         if self.mismatch.rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
             # standing as they were must not be read as the ply played again.
-            self.mismatch.rebuild(st, d, snap, self.pending)
+            self.mismatch.rebuild(st, d, snap, decisions.pending)
             return
         self.mismatch.rebuilding = False
-        self._act(d, snap)  # (which may find it a question after all: `last_decision`)
-        self._settled = ((snap.stable_since, st.board.ply_count, len(self.pending))
-                         if self.last_decision.kind in ("match", "commit")
+        decisions.act(st, d, snap)  # (which may find it a question after all: `last`)
+        self._settled = ((snap.stable_since, st.board.ply_count, len(decisions.pending))
+                         if decisions.last.kind in ("match", "commit")
                          and st.mode in SETTLED_MODES else None)
 
     def _start(self, snap) -> None:
         """The first settled snapshot (`startup.start`): idle once the board is as the game says."""
         if start(self.state, snap, self.faults, self.inference, self.reference,
                  self.mismatch.unexplained_s):
-            self._settle_mode()
-
-    # -- what the state shows ----------------------------------------------------------------
-    def _settle_mode(self) -> None:
-        self.mismatch.clear()
-        self.questions.clear()
-        self.state.show_settled(self.pending, self.faults.note())
+            self.decisions.settle_mode(self.state)

@@ -1,7 +1,7 @@
 """What the controller does with each `inference.Decision` about a settled board, and with the
 player's answer to a question.
 
-The controller (controller.py) reads a settled snapshot and gets a `Decision`; `Decisions._act`
+The controller (controller.py) reads a settled snapshot and gets a `Decision`; `Decisions.act`
 carries it out, kind by kind:
 
     kind          what happens
@@ -21,12 +21,15 @@ carries it out, kind by kind:
                   stands as one ply alone would leave it, or shown as missing and extra
                   spaces after a while, with the player's way out (`mismatch`)
 
-`_resolve(cand)` records the answer to a question (a confirm, or a lift and set-back): the
-same recording as a commit, or an error for an illegal landing.
+Before that, `went_on` tries the meanings in which the last move's stack was set down
+elsewhere and the next stack lifted at once. `resolve(cand)` records the answer to a question
+(a confirm, or a lift and set-back): the same recording as a commit, or an error for an
+illegal landing; an answer given by a lift is first checked against the board read afresh
+(`answer_fits`).
 
-`Decisions` is a mixin of `Controller` (it shares the controller's state). Needs: state,
-pending, stats, faults, inference, questions, recorder, reference, mismatch, script and
-`_settle_mode`.
+`Decisions` is a collaborator the controller owns: it keeps the cut-off stacks still on the
+board (`pending`) and the decision last acted on (`last`), works through the controller's
+other collaborators, and shows what it did on the `BoardState` it is given.
 """
 
 from __future__ import annotations
@@ -38,10 +41,27 @@ from .spaces import SPACES
 
 
 class Decisions:
-    """What the controller does with a decision and with an answer (see the module docstring)."""
+    """What the controller does with a decision and with an answer (see the module docstring).
 
-    def _act(self, d: Decision, snap) -> None:
-        st = self.state
+    pending: space -> the cut-off stack still standing there; last: the decision last acted
+    on (`act` may turn it into a question). stats: the controller's counters.
+    """
+
+    def __init__(self, inference, reference, faults, questions, recorder, mismatch, script,
+                 stats: dict):
+        self.inference = inference
+        self.reference = reference
+        self.faults = faults
+        self.questions = questions
+        self.recorder = recorder
+        self.mismatch = mismatch
+        self.script = script
+        self.stats = stats
+        self.pending: dict[int, tuple] = {}
+        self.last: Decision | None = None
+
+    def act(self, st, d: Decision, snap) -> None:
+        """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since
@@ -51,8 +71,7 @@ class Decisions:
             # misfits grow with every frame averaged). Asked, the move as recorded among the
             # answers.
             stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
-            d = self.last_decision = Decision("ambiguous", d.best, [d.best] + stands,
-                                              d.candidates)
+            d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
         if kind != "ambiguous":
             self.questions.unsure_since = None
@@ -71,7 +90,7 @@ class Decisions:
                 return
             off = self.script.off_script(st.board, st.hint, best)
             if off is not None:
-                self._flag_off_script(off)
+                self._flag_off_script(st, off)
                 return
             ref = self.reference
             before, before_stacks = ref.values, ref.stacks
@@ -86,7 +105,7 @@ class Decisions:
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache
             ref.set(snap, ref.stacks if same else best.stacks)
-            self._settle_mode()
+            self.settle_mode(st)
             if changed:
                 st.message = changed
         elif kind == "lifted":
@@ -96,11 +115,11 @@ class Decisions:
             best = d.best
             if (not best.plies and not best.amends
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
-                self._flag_off_script(None, lifted=best.src)
+                self._flag_off_script(st, None, lifted=best.src)
                 return
-            self._show_held(best)
+            self._show_held(st, best)
         elif kind == "relift":
-            self._show_lifted(d.best.src)  # nothing is recorded on the strength of it
+            self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
             if kind == "illegal":  # the stack it was set on may have been pushed aside
                 self.reference.nudged(d.best.dst)
@@ -109,59 +128,80 @@ class Decisions:
             stands = self.questions.stands(d, snap)
             if stands is not None:  # the recorded landing, after a still while: it landed
                 self.recorder.provisional = False
-                self._act(Decision("match", stands, [stands], d.candidates), snap)
+                self.act(st, Decision("match", stands, [stands], d.candidates), snap)
                 return
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:
-                self._show_held(held)
+                self._show_held(st, held)
         else:
             verdict = self.mismatch.unexplained(st, d, snap, self.pending)
             if verdict == "held":
-                self._show_held(d.best)
+                self._show_held(st, d.best)
             elif verdict == "resync":
-                self._take_as_is(d.best, snap)
+                self.take_as_is(st, d.best, snap)
             elif verdict == "doubt":
-                self._doubt(d, snap)
+                self._doubt(st, d, snap)
             elif verdict == "unclear":
                 self.questions.ask_as_it_stands(
                     st, d.best, self.reference.misfits(self.inference, d.best, snap)[:3])
 
-    def _doubt(self, d: Decision, snap) -> None:
+    def _doubt(self, st, d: Decision, snap) -> None:
         """The board reads differently where the last move went or could have gone: before
         it may be taken as it stands (which keeps that move), check the move's alternatives.
         One fitting about as well as the move as recorded is asked about (the move is final:
         never changed on readings alone); when none does, the board is shown as it was."""
         stands = d.best
-        again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
+        again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_LAST)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:
-            self.questions.ask(self.state, [stands, amends[0]])  # an open one is kept
-            if self.state.mode == "asking":
+            self.questions.ask(st, [stands, amends[0]], candidates=again.candidates)
+            if st.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
-                self.last_decision = Decision("ambiguous", stands, [stands, amends[0]],
-                                              again.candidates)
+                self.last = Decision("ambiguous", stands, [stands, amends[0]], again.candidates)
                 return
         self.mismatch.cleared = snap.stable_since
-        if self.mismatch.unexplained(self.state, d, snap, self.pending) == "resync":
-            self._take_as_is(d.best, snap)
+        if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
+            self.take_as_is(st, d.best, snap)
 
-    def _went_on(self, d: Decision, snap) -> Decision:
-        """The last move is still open and the board reads a ply after it: the hand may have
-        set the move's stack down elsewhere and gone on at once (the next stack lifted
-        before the board was still in between). Those meanings are tried too; when one of
-        them fits best it is decided, or asked about when the move as recorded fits about as
-        well. Otherwise `d` stands (the move as recorded fits best)."""
-        best = d.best
-        if (d.kind not in ("commit", "ambiguous") or best is None or best.amends
-                or not best.plies):
+    def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
+        """The hand may have set the last move's stack down elsewhere and gone on at once (the
+        next stack lifted before the board was still in between): the meanings in which it
+        did are tried (`AMEND_THEN_NEXT`), in three cases. Returns the decision to act on (`d`
+        itself when they change nothing).
+
+        - The move is still open and the board reads a ply after it: when one of those
+          meanings fits best it is decided, or asked about when the move as recorded fits
+          about as well.
+        - The move is still open and a stack is lifted that may not move after it (its own
+          landing, say, the next player's once the move went elsewhere): when the board fits
+          with the move set down elsewhere and that stack in the hand, the move stays open
+          until it is set down (as below); otherwise as above.
+        - Touching another stack has just made the move final (a stack set back near it reads
+          like a landing), but nothing fits with the move as recorded: when the board fits
+          only with the move landed elsewhere and the next stack still in the hand, the move
+          stays open until that stack is set down (nothing is recorded while a stack is held).
+        """
+        rec, best = self.recorder, d.best
+        made_final = was_provisional and not rec.provisional
+        still_open = rec.amendable == AMEND_LAST
+        on_top = (still_open and d.kind in ("commit", "ambiguous") and best is not None
+                  and not best.amends and bool(best.plies))
+        # (A stack lifted that may not move after the move as recorded: the move's own
+        # destination, say, which is the next player's to move once the move went elsewhere.)
+        barred = still_open and d.kind == "badlift"
+        if not (on_top or barred or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
-        again = self.reference.explain(self.inference, self.state.board, self.pending, snap,
+        again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
+        if made_final or barred:
+            held = self._still_held(again)
+            if held is not None or made_final:
+                return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
-        if again.kind == "commit" and (self.state.mode == "asking" or best.chi2 - again.best.chi2
+        if again.kind == "commit" and (st.mode == "asking" or best.chi2 - again.best.chi2
                                        < 2 * self.inference.margin):
             # A recorded move changed on readings alone needs clear evidence (a hand that
             # went on at once leaves a board only just still), and never while a question
@@ -169,18 +209,45 @@ class Decisions:
             return Decision("ambiguous", again.best, [again.best, best], again.candidates)
         return again
 
-    def _take_as_is(self, cand, snap) -> None:
+    def _still_held(self, again: Decision) -> Decision | None:
+        """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
+        in the hand: that, the move open again until it is set down; else None. (Rivals that
+        record nothing, or the same change with the stack set down, leave it so: nothing is
+        recorded while a stack is held, its set-down decides.)"""
+        best = again.best
+        if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
+                and best.plies and all(
+                    c.amends and c.plies[:1] == best.plies[:1]
+                    or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
+                    for c in again.rivals)):
+            self.recorder.provisional = True
+            self.recorder.moved_on = best.src
+            return Decision("lifted", best, [best], again.candidates)
+        return None
+
+    def answer_fits(self, st, cand, snap) -> bool:
+        """A stack lifted and set back names `cand` as the answer, and the board stands as it
+        says; but the hand may have set a stack down meanwhile where nothing was lit (then
+        lifted a lit one to show its own last landing). False when the board, read afresh,
+        fits another meaning clearly better (by twice the margin): that is no answer."""
+        amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
+        d = self.reference.explain(self.inference, st.board, self.pending, snap,
+                                   amendable=amendable)
+        mine = next((c for c in d.candidates if c.key == cand.key), None)
+        return (mine is None or d.best is None
+                or mine.chi2 - d.best.chi2 < 2 * self.inference.margin)
+
+    def take_as_is(self, st, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""
         self.pending = {r: cand.stacks[r] for r in cand.pending}
         self.reference.set(snap, cand.stacks)
-        self._settle_mode()
+        self.settle_mode(st)
 
-    def _resolve(self, cand, snap=None) -> None:
+    def resolve(self, st, cand, snap=None) -> None:
         """The player answered: `cand` is what happened (`snap` shows exactly its stacks)."""
         self.questions.clear()
         self.recorder.provisional = False
         self.stats["asked"] += 1
-        st = self.state
         if cand.kind == "illegal":
             st.clear_marks()
             st.mode = "error"
@@ -189,7 +256,7 @@ class Decisions:
             return
         off = self.script.off_script(st.board, st.hint, cand)
         if off is not None:
-            self._flag_off_script(off)
+            self._flag_off_script(st, off)
             return
         changed = self.recorder.apply(st.board, cand, asked=True)
         self.pending = {r: cand.stacks[r] for r in cand.pending}
@@ -197,21 +264,27 @@ class Decisions:
             self.reference.set(snap, cand.stacks)
         else:
             self.reference.rebase(cand.stacks)
-        self._settle_mode()
+        self.settle_mode(st)
         if changed:
             st.message = changed
 
-    def _flag_off_script(self, ply, lifted: int | None = None) -> None:
+    def _flag_off_script(self, st, ply, lifted: int | None = None) -> None:
         self.mismatch.clear()
-        self.script.flag(self.state, ply, lifted)
+        self.script.flag(st, ply, lifted)
         self.stats["errors"] += 1
 
     # -- what the state shows ----------------------------------------------------------------
-    def _show_held(self, cand) -> None:
+    def settle_mode(self, st) -> None:
+        """The board is as the game says: idle, removing or over (no error, no question)."""
+        self.mismatch.clear()
+        self.questions.clear()
+        st.show_settled(self.pending, self.faults.note())
+
+    def _show_held(self, st, cand) -> None:
         """Show the stack of a 'lifted' or 'relift' candidate in the hand."""
-        self._show_lifted(cand.src, cand.board,
+        self._show_lifted(st, cand.src, cand.board,
                           remove=sorted(cand.pending) if cand.amends else None)
 
-    def _show_lifted(self, src: int, board: Board | None = None, remove=None) -> None:
+    def _show_lifted(self, st, src: int, board: Board | None = None, remove=None) -> None:
         self.mismatch.since = None
-        self.state.show_lifted(src, board, sorted(self.pending) if remove is None else remove)
+        st.show_lifted(src, board, sorted(self.pending) if remove is None else remove)

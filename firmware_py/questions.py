@@ -16,7 +16,8 @@ Two more kinds of question:
   as it stands for its reference (`confirmed_snapshot`), so what read differently (drift, a
   piece off its place) is learned rather than asked about again.
 
-`Questions` keeps the open question; the controller commits the answer (`Controller._resolve`).
+`Questions` keeps the open question; the answer is committed by
+`decisions.Decisions.resolve`.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Questions:
                 return lifted[0]
             return None
         self.unsure_since = None
-        self.ask(st, rivals)
+        self.ask(st, rivals, candidates=d.candidates)
         return None
 
     def stands(self, d: Decision, snap):
@@ -121,16 +122,28 @@ class Questions:
         # the answers: its landing is asked about first (confirm leaves it as it is).
         stands = [c for c in d.rivals if c.kind == "match" and not c.amends
                   and landing(c) is not None]
-        self.ask(st, stands[:1] + rivals, single=True)
+        self.ask(st, stands[:1] + rivals, single=True, candidates=d.candidates)
         self.whether = st.mode == "asking"
         return self.whether
 
-    def ask(self, st, rivals, single: bool = False) -> None:
-        """Ask which of `rivals` happened (a question already open is added to, never reset)."""
+    def ask(self, st, rivals, single: bool = False, candidates=()) -> None:
+        """Ask which of `rivals` happened. A question already open is narrowed to what is
+        still possible: of its rivals, those still among the board's `candidates` (read
+        afresh) within twice the margin of the best, and those whose space the player has
+        begun to answer on (lifted, or lifted and set back), stay with the new ones. (A
+        question stays steady while readings waver at the margin, and the spaces of what no
+        longer fits are never lit on.)"""
         again = st.mode == "asking" and bool(self.rivals)
-        if again:  # the question stands: add to it, never drop an answer under way
+        if again:
+            under_way = self.lifted | {self.answer}
+            top = min((c.chi2 for c in candidates), default=0.0)
+            still = {c.key: c for c in candidates
+                     if c.chi2 - top < 2 * self.inference.margin}
             keys = {c.key for c in rivals}
-            rivals = rivals + [c for c in self.rivals if c.key not in keys]
+            for c, s in zip(self.rivals, self.spaces()):
+                if c.key not in keys and (c.key in still or s in under_way):
+                    keys.add(c.key)
+                    rivals = rivals + [still.get(c.key, c)]
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         # (Rivals that change the last recorded move are compared with the others' plies
@@ -164,6 +177,10 @@ class Questions:
         if not again:
             self.answer = None
             self.lifted = set()
+        else:  # (an answer under way on a space no longer asked about is none)
+            self.lifted &= set(ask)
+            if self.answer not in ask:
+                self.answer = None
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask

@@ -201,7 +201,7 @@ def test_a_new_game_forgets_the_faulty_sensors_and_their_note():
     c = Controller()
     run(sim, c, 0.5)
     c.mark_faulty([3], "test")
-    c._settle_mode()
+    c.decisions.settle_mode(c.state)
     assert "looks faulty" in c.state.message
     c.new_game()
     run(sim, c, 0.5)

@@ -111,6 +111,59 @@ def test_rivals_are_asked_where_they_land_and_a_lift_and_set_back_answers():
     assert q.answer == moves[1].dst
 
 
+def four_moves(seed: int = 7):
+    """A placed board and rivals for four of its moves with four different landings."""
+    board = placed_board(seed)
+    moves, seen = [], set()
+    for p in board.legal_plies():
+        if p.is_move and p.dst not in seen:
+            seen.add(p.dst)
+            moves.append(p)
+    assert len(moves) >= 4
+    return board, [cand("commit", board, [m], src=m.src, dst=m.dst) for m in moves[:4]]
+
+
+def test_a_question_asked_afresh_replaces_the_open_one():
+    cal, inference, watch = parts()
+    board, (a, b, c, d) = four_moves()
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [a, b])
+    assert st.ask == [a.dst, b.dst]
+    q.ask(st, [c, d], candidates=[c, d])  # read afresh: a and b are no longer possible
+    assert st.ask == [c.dst, d.dst] and q.rivals == [c, d]  # none of the stale ones lit
+    q.ask(st, [d, a], candidates=[d, a])
+    assert st.ask == [d.dst, a.dst]
+    assert q.confirmed(st) is d
+
+
+def test_a_question_asked_afresh_keeps_what_still_fits_nearly_as_well():
+    cal, inference, watch = parts()
+    board, (a, b, c, d) = four_moves()
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [a, b])
+    a.chi2, b.chi2, c.chi2 = 1.0 + 1.5 * inference.margin, 1.0 + 3 * inference.margin, 1.0
+    q.ask(st, [c], single=True, candidates=[c, a, b])  # a just outside the margin: it stays
+    assert st.ask == [c.dst, a.dst]  # (b, twice the margin off, does not)
+
+
+def test_a_question_asked_afresh_keeps_the_space_being_answered():
+    cal, inference, watch = parts()
+    board, (a, b, c, d) = four_moves()
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    q.ask(st, [a, b])
+    stacked = [v + 100 * cal.codes_per_mt for v in cal.baseline]
+    q.watch(st, [v if s != b.dst else cal.baseline[s] for s, v in enumerate(stacked)])
+    assert q.lifted == {b.dst}  # the player lifts b's landing to answer...
+    q.ask(st, [c, d])  # ...while the board, read afresh, asks about others
+    assert st.ask == [c.dst, d.dst, b.dst]  # the answer under way stays lit, a's does not
+    q.watch(st, stacked)  # ...and sets it back: the answer
+    assert q.answer == b.dst
+    assert [r for r, s in zip(q.rivals, q.spaces()) if s == q.answer] == [b]
+
+
 def test_a_ply_on_a_faulty_sensor_is_asked_as_one_question():
     cal, inference, watch = parts()
     board = Board()

@@ -170,12 +170,54 @@ def test_a_ply_read_on_top_of_an_open_move_tries_that_move_set_down_elsewhere():
     on_top = cand(recorded, [n1])
     for chi2, kind in ((500.0, "commit"), (30.0, "ambiguous")):
         on_top.chi2 = chi2
-        d = c._went_on(Decision("commit", on_top, [on_top]), now)
+        d = c.decisions.went_on(c.state, Decision("commit", on_top, [on_top]), now, True)
         assert d.kind == kind and d.best.amends and d.best.plies == (b, n1)
     assert d.rivals[1] is on_top  # asked, the move as recorded among the answers
     c.state.mode = "asking"  # a question open about it: never changed on readings alone
     on_top.chi2 = 500.0
-    assert c._went_on(Decision("commit", on_top, [on_top]), now).kind == "ambiguous"
+    assert c.decisions.went_on(c.state, Decision("commit", on_top, [on_top]), now,
+                              True).kind == "ambiguous"
+
+
+def test_a_stack_lifted_off_an_open_moves_landing_tries_that_move_set_down_elsewhere():
+    # Rough 10-bit seed 42, ply 73: c2 slid over c4 and paused (c2c4 recorded, open), was set
+    # down on a2 and c4 lifted at once: after c2c4 c4 may not move, so it was an error, the
+    # move stood and the game stored a ply that was not played.
+    from firmware_py.candidates import Candidate, Decision
+    from firmware_py.settle import Snapshot
+    board = Board()
+    while board.phase == 1:
+        board.push(board.legal_plies()[0])
+    moves = [p for p in board.legal_plies() if p.is_move]
+
+    def after(ply):
+        bd = board.copy()
+        bd.push(ply)
+        return bd
+
+    a, b = next((a, b) for a in moves for b in moves if a.src == b.src and a.dst != b.dst
+                and a.dst in after(b).mobile_stacks() and a.dst not in after(a).mobile_stacks())
+    c = Controller()
+    model = c.inference.model
+
+    def snap(stacks, t):
+        return Snapshot(tuple(model.absolute(stacks)), tuple([1.0] * N_SPACES), 40, t, t - 0.2)
+
+    recorded = after(a)
+    c.state.board = recorded
+    c.state.mode = "idle"
+    c.reference.set(snap(recorded.stacks(), 1.0), recorded.stacks())
+    c.recorder.provisional = True
+    truth = after(b).stacks()
+    truth[a.dst] = []  # the next player's stack in the hand
+    stacks = recorded.stacks()
+    stacks[a.dst] = []
+    barred = Candidate("badlift", (), recorded.copy(), stacks, frozenset(), src=a.dst,
+                       chi2=400.0)
+    d = c.decisions.went_on(c.state, Decision("badlift", barred, [barred]), snap(truth, 2.0),
+                            True)
+    assert d.kind == "lifted" and d.best.amends and d.best.plies == (b,)
+    assert d.best.src == a.dst and c.recorder.moved_on == a.dst  # open until it is set down
 
 
 def test_a_space_every_rivals_later_ply_landed_on_is_not_asked_about_the_earlier_ply():

@@ -113,7 +113,7 @@ def test_an_open_question_whether_it_landed_is_not_answered_by_readings_alone():
     c.questions.ask(c.state, [landing], single=True)
     c.questions.whether = True
     assert c.state.mode == "asking"
-    c._act(Decision("commit", landing, [landing]), still(5.0, 1.0))
+    c.decisions.act(c.state, Decision("commit", landing, [landing]), still(5.0, 1.0))
     assert c.state.board.ply_count == 0 and c.state.mode == "asking"  # still the question
     c.button("confirm")  # the player's answer records it
     assert [str(p) for p in c.state.board.move_stack] == ["e3"]
@@ -138,7 +138,7 @@ def test_a_recorded_move_is_not_changed_on_readings_that_merely_firm_up():
                       chi2=50.0)
     stands = Candidate("match", (), board.copy(), board.stacks(), frozenset(), chi2=76.0)
     c.questions.unsure_since = 1.0  # the board, still since, was unsure between the two
-    c._act(Decision("commit", amend, [amend], [amend, stands]), still(2.5, 1.0))
+    c.decisions.act(c.state, Decision("commit", amend, [amend], [amend, stands]), still(2.5, 1.0))
     assert board.move_stack[-1] == move  # not changed: asked which it was
     assert c.state.mode == "asking" and c.state.ask == [move.dst, other.dst]
 
@@ -149,6 +149,10 @@ def test_a_recorded_move_is_not_changed_on_readings_that_merely_firm_up():
     (2, 0.3, 12),    # a knocked DVONN piece set back centred: stuck at ply 1, "take off g1"
     (5, 0.3, None),  # a stack knocked beside a neighbour read as a move onto it (once
                      # landings were weighed by how this board's landings fit)
+    (12, 0.3, None),  # a question asked afresh on every snapshot, its spaces flickering
+                      # at the margin: never answered (stuck at ply 69)
+    (16, 0.3, None),  # d2's stack set down on c2, not lit, then e3 (the last landing)
+                      # lifted and set back: taken as the answer "d2e3"
 ])
 def test_rough_games_that_went_wrong_are_recorded_exactly(seed, mistakes, plies):
     r = play_game(seed=seed, preset="rough", mistakes=mistakes, max_plies=plies)
@@ -164,6 +168,29 @@ def test_a_rough_10_bit_game_with_mistakes_records_no_ply_that_was_not_made(plie
     # e1's reading like a lift and was taken as the answer "e1" to an open question.
     r = play_game(seed=2, preset="rough", adc_bits=10, mistakes=0.3, max_plies=plies)
     assert r.wrong == 0 and r.match and not r.stalled
+
+
+def test_a_question_asked_afresh_lights_only_what_is_still_possible():
+    # Rough seed 1, ply 61: a3 lifted by mistake was asked about (b4, b3, a2), put back, and d3
+    # lifted: its landings were added to a3's and 11 spaces were lit, 4 of them landings of a
+    # stack standing on its own space again. Whenever the lit spaces change, each is a meaning
+    # the board's latest reading allows, or the one the player is lifting to answer.
+    stale = []
+    before = [None]
+
+    def trace(c, board):
+        st, q = c.state, c.questions
+        now = tuple(st.ask) if st.mode == "asking" else None
+        if now is not None and before[0] is not None and now != before[0]:
+            possible = {x.key for x in c.decisions.last.candidates}
+            answering = q.lifted | {q.answer}
+            stale.extend(s for r, s in zip(q.rivals, q.spaces())
+                         if r.key not in possible and s not in answering)
+        before[0] = now
+
+    r = play_game(seed=1, preset="rough", mistakes=0.3, trace=trace)
+    assert r.wrong == 0 and r.match and not r.stalled and r.asked
+    assert stale == []
 
 
 # -- the player's way out ----------------------------------------------------------------------
