@@ -124,8 +124,10 @@ class Questions:
         board still for that long (a player holding it, deciding: asked), to be recorded
         provisionally and left open until another stack is touched (a hand still holding it
         sets it down somewhere, and the move is changed or taken back then: `Recorder.unseen`).
-        A move that cuts stacks off is asked about (their removal would be asked for at once).
-        Else None."""
+        A move that cuts stacks off is asked about (their removal would be asked for at once),
+        and so is one that a stack knocked aside explains nearly as well (`hover_margin`: a
+        knock is a mistake, put right by pushing the stack back, not a move to record). Else
+        None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
         if (best is not None and best.kind in HELD_KINDS
@@ -137,6 +139,8 @@ class Questions:
                     c.kind != "lifted" or c.amends or c.src != ply.src
                     or c.plies != best.plies[:-1] for c in rivals[1:])):
             return None
+        if any(c.free and c.chi2 - best.chi2 < self.inference.hover_margin for c in rivals):
+            return None  # a stack knocked aside (a mistake: then pushed back) about as likely
         since = snap.stable_since if self.unsure_since is None else self.unsure_since
         if self.doubted or snap.time - since < self.inference.hold_s:
             return None
