@@ -213,12 +213,15 @@ class Decisions:
         """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
         in the hand: that, the move open again until it is set down; else None. (Rivals that
         record nothing, or the same change with the stack set down, leave it so: nothing is
-        recorded while a stack is held, its set-down decides.)"""
+        recorded while a stack is held, its set-down decides; so does a stack lifted that may
+        not move after the move as recorded: an error only if the move landed as recorded.)"""
         best = again.best
         if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
                 and best.plies and all(
                     c.amends and c.plies[:1] == best.plies[:1]
                     or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
+                    or not c.amends and c.kind == "badlift"
+                    and all(p.is_pass for p in c.plies)
                     for c in again.rivals)):
             self.recorder.provisional = True
             self.recorder.moved_on = best.src
