@@ -1,0 +1,17 @@
+"""Held-out rough games (issue 19) in which a move already final was read elsewhere: the move
+the players made must be recorded, never the one the board first read. Simulated time only."""
+
+import pytest
+
+from dvonn_sim.autoplay import play_game
+
+
+@pytest.mark.parametrize("seed,adc_bits", [
+    (70, 10),  # d3 paused over e4, set down on e3, and e3 (now the next player's to move
+               # after the forced pass) lifted at once: touching e3 made d3e4 final, and the
+               # board read "e3 may not move" although it fit d3e3, pass, e3 in the hand
+])
+def test_a_move_made_final_by_touching_is_recorded_where_it_landed(seed, adc_bits):
+    r = play_game(seed=seed, preset="rough", adc_bits=adc_bits, mistakes=0.3)
+    assert r.wrong == 0 and r.match and not r.stalled
+    assert r.record == r.truth
