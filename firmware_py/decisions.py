@@ -35,7 +35,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .candidates import AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .rules import Board
 from .spaces import SPACES
 
@@ -152,7 +152,7 @@ class Decisions:
         never changed on readings alone); when none does, the board is shown as it was."""
         stands = d.best
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
-                                       amendable=AMEND_LAST)
+                                       amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:

@@ -10,8 +10,12 @@ from dvonn_sim.autoplay import play_game
     (70, 10),  # d3 paused over e4, set down on e3, and e3 (now the next player's to move
                # after the forced pass) lifted at once: touching e3 made d3e4 final, and the
                # board read "e3 may not move" although it fit d3e3, pass, e3 in the hand
+    (63, 12),  # h4 paused over f4, set down on f2; the cut-off stacks began to be cleared,
+               # which ended every check of h4f4's alternatives, and the board reading
+               # differently at f2 was taken as it stood (and, asked, the lift of f2 to
+               # answer was not seen while the cut-off f4 was cleared too)
 ])
-def test_a_move_made_final_by_touching_is_recorded_where_it_landed(seed, adc_bits):
+def test_a_move_read_before_it_landed_is_recorded_where_it_landed(seed, adc_bits):
     r = play_game(seed=seed, preset="rough", adc_bits=adc_bits, mistakes=0.3)
     assert r.wrong == 0 and r.match and not r.stalled
     assert r.record == r.truth
