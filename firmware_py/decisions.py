@@ -65,12 +65,16 @@ class Decisions:
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since
-        if kind == "commit" and d.best.amends and unsure is not None:
+        stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+        if kind == "commit" and d.best.amends and (
+                unsure is not None
+                or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin):
             # The board, still since, was unsure whether the recorded move had landed as it
             # stands: readings that merely firm up do not change it (a rough board's faint
-            # misfits grow with every frame averaged). Asked, the move as recorded among the
-            # answers.
-            stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+            # misfits grow with every frame averaged). Nor does a change that the move as
+            # recorded explains nearly as well (a stack set back off its place after a lift
+            # reads a little like a landing elsewhere): it needs clear evidence. Asked, the
+            # move as recorded among the answers.
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
         if kind != "ambiguous":

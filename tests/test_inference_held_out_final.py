@@ -14,6 +14,8 @@ from dvonn_sim.autoplay import play_game
                # which ended every check of h4f4's alternatives, and the board reading
                # differently at f2 was taken as it stood (and, asked, the lift of f2 to
                # answer was not seen while the cut-off f4 was cleared too)
+    (64, 12),  # b3b4, still open; b4 lifted by mistake and set back off its place read
+               # a little like b3a3 (chi2 16 against 46 for b3b4): changed on that alone
 ])
 def test_a_move_read_before_it_landed_is_recorded_where_it_landed(seed, adc_bits):
     r = play_game(seed=seed, preset="rough", adc_bits=adc_bits, mistakes=0.3)
