@@ -64,7 +64,7 @@ class Decisions:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
-        unsure = self.questions.unsure_since
+        unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
         stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
         if kind == "commit" and d.best.amends and (
                 unsure is not None

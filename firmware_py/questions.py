@@ -50,6 +50,7 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.unsure_of_move = False  # ... and a rival then changed the recorded move
         self.whether = False  # the question is whether a stack landed at all
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
@@ -75,6 +76,9 @@ class Questions:
                 wait = max(wait, 2.0 * self.ask_after_s)
             if self.unsure_since is None:
                 self.unsure_since = snap.stable_since
+                self.unsure_of_move = False
+            # (Unsure about the recorded move, not only about another stack in the hand.)
+            self.unsure_of_move |= any(c.amends for c in rivals)
             # Timed from the first still moment it was unsure (a still board that only looked
             # creeping for a moment is still the same question).
             aloft = rivals[0].hover is not None and rivals[0].hover[0] == rivals[0].src

@@ -16,6 +16,10 @@ from dvonn_sim.autoplay import play_game
                # answer was not seen while the cut-off f4 was cleared too)
     (64, 12),  # b3b4, still open; b4 lifted by mistake and set back off its place read
                # a little like b3a3 (chi2 16 against 46 for b3b4): changed on that alone
+    (18, 12),  # g3 paused over f3 (g3f3, open), set down on h3 while c4 was lifted by
+               # mistake: unsure about c4 in the hand was taken as unsure about g3f3, so
+               # g3h3, clear (chi2 18 against 187), was asked about instead of decided, and
+               # h3, cut off by both answers and cleared, left g3f3 standing
 ])
 def test_a_move_read_before_it_landed_is_recorded_where_it_landed(seed, adc_bits):
     r = play_game(seed=seed, preset="rough", adc_bits=adc_bits, mistakes=0.3)
