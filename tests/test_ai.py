@@ -98,20 +98,11 @@ def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
         w * t for w, t in zip(astuple(weights), ai.terms(board)))
 
 
-@pytest.mark.parametrize("seed,plies", [(1, 20), (2, 33), (3, 47)])
-def test_placement_value_is_the_weighted_sum_of_its_terms(seed, plies):
-    board = random_board(seed, plies)
-    weights = ai.PlacementWeights(*range(5, 5 + len(ai.PlacementWeights.__dataclass_fields__)))
-    fitted = astuple(weights)[:-1]  # jitter is noise, not a term
-    assert ai.place_value(board, weights) == sum(
-        w * t for w, t in zip(fitted, place_terms(board)))
-
-
 def test_frontier_pruning_saves_nodes_at_the_same_depth():
     board = random_board(6, 58)
     assert not board.is_over()
     searches = {margins: ai.Searcher(random.Random(0), frontier_margins=margins).search(
-        board, depth=4) for margins in ((), (300,), ai.FRONTIER_MARGINS)}
+        board, depth=4) for margins in ((), (300,), (300, 400))}
     exact, depth1, both = searches.values()
     assert exact.depth == depth1.depth == both.depth == 4
     assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
@@ -125,6 +116,41 @@ def test_late_move_reductions_save_nodes_at_the_same_depth():
     assert full.depth == reduced.depth == 5
     assert reduced.nodes < full.nodes
     assert board.is_legal(reduced.ply)
+
+
+class WatchedSearcher(ai.Searcher):
+    """Counts the moves searched a ply shallower (late move reductions), and the moves that
+    cut stacks off, searched in any way."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.depths: dict[int, int] = {}   # height -> depth of the node on the current line
+        self.reduced = {"cut": 0, "quiet": 0}
+        self.cuts = 0
+
+    def _negamax(self, board, depth, alpha, beta, height):
+        parent = self.depths.get(height - 1)
+        if board.move_stack[-1].is_move and parent is not None:
+            cut = bool(board._undo[-1][3])  # what the move just made removed
+            self.cuts += cut
+            if depth == parent - 2:  # only a reduction skips a ply
+                self.reduced["cut" if cut else "quiet"] += 1
+        self.depths[height] = depth
+        return super()._negamax(board, depth, alpha, beta, height)
+
+
+def test_a_move_that_cuts_stacks_off_is_never_searched_reduced():
+    cuts = quiet = 0
+    for seed, plies in ((3, 76), (4, 80), (5, 72)):
+        board = random_board(seed, plies)
+        if board.is_over():
+            continue
+        searcher = WatchedSearcher(random.Random(0))
+        searcher.search(board, depth=4)
+        assert searcher.reduced["cut"] == 0
+        cuts += searcher.cuts
+        quiet += searcher.reduced["quiet"]
+    assert cuts > 0 and quiet > 0  # there were moves of both kinds to tell apart
 
 
 @pytest.mark.parametrize("level", sorted(ai.LEVEL_DEPTHS))
@@ -393,3 +419,50 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     with pytest.raises(SystemExit):
         trial.main(["setup.speed=3"])
     assert "no weight 'setup.speed'" in capsys.readouterr().err
+
+
+def test_texel_fit_gives_back_the_weights_the_outcomes_were_drawn_from():
+    """Labelled with the win chances the weights in force give, the logistic fit recovers
+    those weights (in their own units) and beats them on a log loss only by rounding."""
+    import numpy as np
+
+    from firmware_py.ai import texel
+
+    rows = []
+    for seed in range(12):
+        rnd = random.Random(seed)
+        board = Board()
+        while not board.is_over():
+            legal = board.legal_plies()
+            if legal[0].is_move:
+                rows.append(ai.terms(board))
+            board.push(rnd.choice(legal))
+    x = np.array(rows, dtype=float)
+    chance = 1 / (1 + np.exp(-(x @ np.array(astuple(ai.DEFAULT_WEIGHTS))) / 300))
+    weights, loss, before = texel.fit(list(zip(rows, chance)), ridge=0.0)
+    for name, fitted in weights.items():
+        assert abs(fitted - getattr(ai.DEFAULT_WEIGHTS, name)) <= 2, name
+    assert loss == pytest.approx(before, abs=1e-4)
+    held, _, _ = texel.fit(list(zip(rows, chance)), fixed={"threat": 150.0}, ridge=0.0)
+    assert held["threat"] == 150 and held != weights
+
+
+def test_texel_reads_match_records_and_says_what_is_wrong(tmp_path, capsys):
+    from firmware_py.ai import texel
+    from firmware_py.cli import main
+
+    assert main(["match", "--white", "greedy", "--black", "random", "--games", "4",
+                 "--json", "--record", "--seed", "2"]) == 0
+    games = tmp_path / "games.jsonl"
+    games.write_text(capsys.readouterr().out)
+    assert texel.main([str(games), "--fix", "threat=200"]) == 0
+    out = capsys.readouterr().out
+    assert "positions of" in out and "Weights(" in out and "threat=200," in out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"winner": "white", "record": "a1 a1"}\n')
+    for args, why in (([str(bad)], "line 1: not a legal game record"),
+                      ([str(tmp_path / "none.jsonl")], "No such file"),
+                      ([str(games), "--fix", "speed=3"], "no weight 'speed'")):
+        with pytest.raises(SystemExit):
+            texel.main(args)
+        assert why in capsys.readouterr().err

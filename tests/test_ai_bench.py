@@ -65,3 +65,11 @@ def test_speed_compares_both_engines_on_the_same_positions():
     r = bench_ai.speed(nodes=300, count=2)
     assert r["positions"] == 2 and r["new_nodes_per_cpu_s"] > 0 and r["classic_nodes_per_cpu_s"] > 0
     assert all(b.ply_count >= 49 and not b.is_over() for b in bench_ai.speed_positions(2))
+
+
+def test_speed_measures_an_earlier_revision_side_by_side(capsys):
+    r = bench_ai.speed(nodes=300, count=2, before="HEAD")
+    assert r["before"] == "HEAD" and r["before_nodes_per_cpu_s"] > 0 and r["ratio_to_before"] > 0
+    with pytest.raises(SystemExit):
+        bench_ai.main(["--only", "speed", "--before", "no-such-revision-here"])
+    assert "no engine at git revision 'no-such-revision-here'" in capsys.readouterr().err

@@ -94,7 +94,24 @@ smoother stack worth (near3 15, near4 5): 83-2-15; with late move reductions in 
 removed: material times the spaces emptied, at 3): stopped at 9 points of 14. None adopted:
 every change stayed within what chance gives over 100 games (about +-7 points). Late move
 reductions from depth 2 (ai.search) were adopted instead: 89-1-10 here, 89-2-9 on seed 7 where
-the weights in force have 84-3-13."""
+the weights in force have 84-3-13.
+
+Fitted to who won strong games (`python -m firmware_py.ai.texel`: logistic, on 6809 positions of
+194 games of PrimaDvonna against itself, `dvonn-board match --white prog:/tmp/prima/player
+--black prog:/tmp/prima/player --games 240 --seed 11 --json --record`, stopped at 194; tempo,
+near3, near4, reach2, reach3 held at the values in force, --ridge 5). The fit predicts the games'
+winners far better than the weights in force (log loss 0.570 against 0.608) and values stacks
+and the spaces on and next to the DVONN pieces more, mobility less (moves -12, mobile 20). It
+plays worse: against the weights in force by `python -m firmware_py.ai.trial NAME=VALUE ...
+--against default --placements own --games 60 --seed 7`, with threat and counter held at 200 and
+160 (stacks 289, material 5, dvonn 292, near1 239, near2 89, moves -11, mobile 20, reach0 274,
+reach1 79, prey 68): 19-4-37 (35.0 %), and against PrimaDvonna (README) 3-1-56 where the
+weights in force had 10-0-50; with moves and mobile held at 40 too (stacks 184,
+material 10, dvonn 328, near1 276, near2 108, reach0 169, reach1 14, prey 27): 22-2-36 (38.3 %).
+Not adopted: what predicts the end of a game played well is not what a shallow search needs at
+its leaves (mobility and captures steer it through the next few plies). PrimaDvonna's own
+weighting put in these terms (stacks 120, dvonn 60, moves 30, reach0 50, prey 24, every other
+distance term, mobile and material 0; its published weights, scaled): 8-1-51 (14.2 %)."""
 DEFAULT_WEIGHTS = Weights()
 
 

@@ -5,10 +5,11 @@ table's move, captures by height, killer moves, history; placements by closeness
 pieces. Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
 2; finished games score the real result; a forced pass costs no depth.
 
-Frontier pruning: a phase-2 node one or two plies above the leaves whose static value (which
-counts the best capture at hand) is a margin beyond a null window is decided without trying
-its moves. Late move reductions: deeper in the tree, quiet moves that come late in the order
-are first searched a ply shallower, and again at full depth only if they beat the best so far.
+Frontier pruning (off by default: FRONTIER_MARGINS): a phase-2 node one or two plies above
+the leaves whose static value (which counts the best capture at hand) is a margin beyond a null
+window is decided without trying its moves. Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off)
+that come late in the order are first searched a ply shallower, and again at full depth only if
+they beat the best so far.
 
 Exact values: the search counts its guesses (static evaluations, pruned nodes, table values
 that rest on them). A subtree searched without a guess rests only on finished games, so its
@@ -30,7 +31,7 @@ import random as _random
 import time
 from dataclasses import dataclass, field
 
-from ..rules import N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
+from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
 from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, value
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
@@ -39,14 +40,21 @@ from .table import EXACT_DEPTH, Table, progress
 
 MAX_DEPTH = 64
 MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
-EVAL_CACHE = 50_000            # evaluations kept within a search (about 5 MB)
+EVAL_CACHE = 50_000            # evaluations kept, from move to move (about 5 MB; README)
 _UNKNOWN = object()
-# Futility margins one and two plies above the leaves, in hundredths of a piece.
-FRONTIER_MARGINS = (300, 400)
+# Futility margins one and two plies above the leaves, in hundredths of a piece; none: off.
+# (300, 400) was in force until PrimaDvonna matches (README; 60 games, 0.5 s a move) scored
+# 13-1-46 (22.5 %, mean margin -10.0) without it against 10-0-50 (16.7 %, -15.2) with it: a
+# static value misses moves that cut stacks off. At equal nodes against the search with it
+# (3510 a move, own placements, 60 games, seed 7): 28-0-32.
+FRONTIER_MARGINS: tuple[int, ...] = ()
 # Late move reductions: at depth >= LMR_DEPTH, a quiet move after the first LMR_AFTER (and
 # after the table move, captures and killers) is searched one ply shallower first, and again
-# at full depth only if it beats alpha. Against ai:classic from own placements (ai.trial, 100
-# games, seeds 1 and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
+# at full depth only if it beats alpha. A move that cuts stacks off is not quiet: never
+# reduced (against the search reducing it, 3510 nodes a move, own placements, 60 games each:
+# 32-3-25 with seed 7, 33-0-27 with seed 8, 55.4 %; against PrimaDvonna, README, no
+# measurable change). Against ai:classic from own placements (ai.trial, 100 games, seeds 1
+# and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
 # depth 2 89-1-10 and 89-2-9 (at 3300 nodes a move against 3000).
 LMR_DEPTH = 2
 LMR_AFTER = 3
@@ -102,7 +110,7 @@ class Searcher:
         self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
         self.nodes = 0
         self.guesses = 0
-        self._evals: dict[int, int | None] = {}  # key -> _static(), within one search
+        self._evals: dict[int, int | None] = {}  # key -> _static(), kept from move to move
         self._deadline = None
         self._node_limit = None
         self._partial: tuple[Ply, int] | None = None
@@ -130,7 +138,6 @@ class Searcher:
         soft = seconds if soft is None else soft
         self._node_limit = nodes
         self.killers = [[None, None] for _ in range(MAX_HEIGHT)]
-        self._evals = {}
         self.table.new_search(board)
         self.history = {k: v // 8 for k, v in self.history.items()}  # age old history
         root = list(legal)
@@ -272,7 +279,7 @@ class Searcher:
                 if i == 0:
                     v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
                 else:
-                    if i >= late:
+                    if i >= late and not board._undo[-1][3]:  # a move that cut stacks off
                         v = -self._negamax(board, depth - 2, -alpha - 1, -alpha, height + 1)
                         if v > alpha:
                             v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
@@ -302,8 +309,9 @@ class Searcher:
 
     def _static(self, board: Board) -> int | None:
         """The evaluation of a phase-2 position, None if the mover must pass or the game is
-        over. Kept for the search: one iteration's leaves are the next one's frontier nodes
-        (2-3 % more nodes a second, bench_ai --only speed)."""
+        over. Kept: one iteration's leaves are the next one's frontier nodes (2-3 % more nodes
+        a second, bench_ai --only speed), and one move's tree overlaps the next one's (about 6 %
+        more over 8 moves of a game at 6000 nodes a move)."""
         key = board._key
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
@@ -338,27 +346,29 @@ class Searcher:
                      (1 << 20) - 1 if ply == k1 else 1000 * near[S2P[ply.dst]]
                      + history.get(ply, 0))
                 scored.append((s, ply))
-        else:
+        else:  # moves, as codes ps << 6 | pd: sorted as ints, ties in the legal order
             st = board._st
-            mover = "W" if board.turn == WHITE else "B"
-            for ply in legal:
+            own = board._w if board.turn == WHITE else board._b
+            for c in board._current_moves():
+                ply = MOVE_PLY[c]
+                pd = c & 63
                 if ply == tt_move:
                     s = 1 << 30
                     special += 1
+                elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
+                    s = (1 << 20) + 1000 * len(st[pd]) - len(st[c >> 6])
+                    special += 1
+                elif ply == k0:
+                    s = 1 << 19
+                    special += 1
+                elif ply == k1:
+                    s = (1 << 19) - 1
+                    special += 1
                 else:
-                    dst = st[S2P[ply.dst]]
-                    if dst[-1] != mover:
-                        s = (1 << 20) + 1000 * len(dst) - len(st[S2P[ply.src]])
-                        special += 1
-                    elif ply == k0:
-                        s = 1 << 19
-                        special += 1
-                    elif ply == k1:
-                        s = (1 << 19) - 1
-                        special += 1
-                    else:
-                        s = history.get(ply, 0)
-                scored.append((s, ply))
+                    s = history.get(ply, 0)
+                scored.append(s << 12 | (4095 - c))
+            scored.sort(reverse=True)
+            return [MOVE_PLY[4095 - (x & 4095)] for x in scored], special
         scored.sort(key=lambda t: t[0], reverse=True)
         return [p for _, p in scored], special
 

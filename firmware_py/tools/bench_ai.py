@@ -4,6 +4,7 @@
     python -m firmware_py.tools.bench_ai --only default --games 100
     python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
     nice -n 10 python -m firmware_py.tools.bench_ai --only classic --classic-games 100
+    nice -n 19 python -m firmware_py.tools.bench_ai --only speed --before main   # a speed-up
 
 Five measurements, the targets of issues 8 and 15:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
@@ -21,7 +22,8 @@ Five measurements, the targets of issues 8 and 15:
            moving phase alone. Targets: 90 % and 70 % of the games.
   speed    nodes per CPU second of the new engine and of ai:classic, side by side on the same
            16 moving-phase positions (the median; what LEVEL_NODES, the node budgets worth a
-           level's time here, rest on)
+           level's time here, rest on); with --before REV, also the engine of that git
+           revision of this repository (a speed-up measured in one run, on the same load)
 Prints one line per match (and with --json one object per match), so partial runs count.
 """
 
@@ -62,24 +64,69 @@ def speed_positions(count: int = SPEED_POSITIONS, seed: int = 1) -> list:
     return out
 
 
-def speed(nodes: int = SPEED_NODES, count: int = SPEED_POSITIONS, seed: int = 1) -> dict:
-    """Median nodes per CPU second of each engine, both searching the same positions in turn
-    (so a change of machine load hits both alike)."""
+def speed(nodes: int = SPEED_NODES, count: int = SPEED_POSITIONS, seed: int = 1,
+          before: str | None = None) -> dict:
+    """Median nodes per CPU second of each engine, all searching the same positions in turn
+    (so a change of machine load hits them alike). before: a git revision whose engine is
+    measured too ("before_nodes_per_cpu_s")."""
     import random
     import statistics
 
-    rates: dict[str, list[float]] = {"new": [], "classic": []}
+    engines = [("new", ai.Searcher, None), ("classic", classic.Searcher, None)]
+    if before is not None:
+        engines.append(("before", *revision_engine(before)))
+    rates: dict[str, list[float]] = {name: [] for name, _, _ in engines}
     for board in speed_positions(count, seed):
-        for name, make in (("new", ai.Searcher), ("classic", classic.Searcher)):
+        for name, make, board_class in engines:
+            position = board if board_class is None else board_class.from_plies(
+                [str(p) for p in board.move_stack])
             searcher = make(random.Random(0))
             t0 = time.process_time()
-            result = searcher.search(board, nodes=nodes)
+            result = searcher.search(position, nodes=nodes)
             cpu = time.process_time() - t0
             rates[name].append(result.nodes / max(cpu, 1e-6))
-    new, old = statistics.median(rates["new"]), statistics.median(rates["classic"])
-    return {"match": "speed", "positions": len(rates["new"]), "nodes_per_search": nodes,
-            "new_nodes_per_cpu_s": round(new), "classic_nodes_per_cpu_s": round(old),
-            "ratio": round(new / old, 2)}
+    med = {name: statistics.median(r) for name, r in rates.items()}
+    out = {"match": "speed", "positions": len(rates["new"]), "nodes_per_search": nodes,
+           "new_nodes_per_cpu_s": round(med["new"]),
+           "classic_nodes_per_cpu_s": round(med["classic"]),
+           "ratio": round(med["new"] / med["classic"], 2)}
+    if before is not None:
+        out.update(before=before, before_nodes_per_cpu_s=round(med["before"]),
+                   ratio_to_before=round(med["new"] / med["before"], 3))
+    return out
+
+
+def revision_engine(rev: str):
+    """(Searcher, Board) of git revision `rev` of this repository, imported from a temporary
+    copy under another package name. ValueError saying why if git cannot give it."""
+    import importlib
+    import io
+    import os
+    import subprocess
+    import tarfile
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        data = subprocess.run(["git", "-C", str(root), "archive", rev, "firmware_py"],
+                              capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        why = getattr(e, "stderr", b"") or str(e).encode()
+        raise ValueError(f"no engine at git revision {rev!r}: "
+                         f"{why.decode(errors='replace').strip()}") from None
+    tmp = tempfile.mkdtemp(prefix="dvonn-before-")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(tmp, filter="data")
+    name = "firmware_py_before_" + "".join(c for c in rev if c.isalnum())
+    os.rename(os.path.join(tmp, "firmware_py"), os.path.join(tmp, name))
+    sys.path.insert(0, tmp)
+    try:
+        search = importlib.import_module(f"{name}.ai.search")
+        rules = importlib.import_module(f"{name}.rules")
+    finally:
+        sys.path.remove(tmp)
+    return search.Searcher, rules.Board
 
 
 def level_nodes(level: int, scale: float = 1.0, table: dict[int, int] | None = None) -> int:
@@ -129,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
                         "same ratios between the players)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", choices=("default", "pi", "ladder", "classic", "speed"))
+    p.add_argument("--before", metavar="REV",
+                   help="speed: also measure the engine of this git revision (e.g. main)")
     p.add_argument("--levels", metavar="LOW-HIGH", default=None,
                    help="the ladder only between these levels (e.g. 1-3: 2 vs 1 and 3 vs 2)")
     p.add_argument("--json", action="store_true")
@@ -151,11 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.budget_scale > 0:
         p.error(f"--budget-scale {args.budget_scale}: must be more than 0")
     if args.only in (None, "speed"):
-        r = speed(seed=args.seed)
+        try:
+            r = speed(seed=args.seed, before=args.before)
+        except ValueError as e:
+            p.error(f"--before {args.before}: {e}")
+        before = (f", {args.before} {r['before_nodes_per_cpu_s']} (new/{args.before} "
+                  f"{r['ratio_to_before']}x)" if args.before else "")
         print(json.dumps(r) if args.json else
               f"{'speed':36} nodes per CPU second, median of {r['positions']} positions: new "
               f"{r['new_nodes_per_cpu_s']}, ai:classic {r['classic_nodes_per_cpu_s']} "
-              f"({r['ratio']}x)", flush=True)
+              f"({r['ratio']}x){before}", flush=True)
     for name, first, second, n, shared in matches(args.games, args.ladder_games, args.only,
                                                   levels, args.classic_games,
                                                   args.budget_scale):
