@@ -68,8 +68,10 @@ class Decisions:
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
         stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+        # (A move taken unseen, its stack not seen back in the hand since: as weakly read.)
+        unseen = self.recorder.unseen and not self.recorder.carried
         if kind == "commit" and d.best.amends and (
-                unsure is not None
+                unsure is not None or unseen
                 or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin):
             # The board, still since, was unsure whether the recorded move had landed as it
             # stands: readings that merely firm up do not change it (a rough board's faint

@@ -1,8 +1,8 @@
 """A stack set down on a tall stack reads almost as if it were still in the hand: after the
 board has been still for longer than a hand hovers, the landing is taken without a question, but
 left open (however long the board then stays still) until another stack is touched; if the
-stack was still in the hand after all, setting it down elsewhere or back on its source changes
-the move or takes it back. Simulated time only."""
+stack was still in the hand after all, setting it back on its source takes the move back, and
+setting it down elsewhere is asked about (the move as recorded among the answers). Simulated time only."""
 
 import random
 
@@ -71,6 +71,12 @@ def test_a_stack_taken_as_landed_but_still_in_the_hand_changes_the_move_when_set
     sim.hand.lift(ply.dst, count=board.height(ply.src))  # it was in the hand after all
     sim.hand.put(other)
     run(sim, c, 4.0)
+    # Taken on weak evidence, the move is not changed on readings alone: asked, the move as
+    # recorded among the answers; the player shows where it went.
+    assert c.state.mode == "asking" and other in c.state.ask and ply.dst in c.state.ask
+    sim.hand.lift(other)
+    sim.hand.put(other)
+    run(sim, c, 3.0)
     assert c.state.board.move_stack == board.move_stack + [Ply(ply.src, other)]
     assert c.stats["amended"] == 1 and store.plies == c.state.board.move_stack
     assert c.state.mode == "idle"
