@@ -30,7 +30,7 @@ from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_val
                          terms)
 from .placement import DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, place_value
 from .placement_search import DEFAULT_SETUP, SetupWeights, search_placement
-from .search import FRONTIER_MARGINS, SearchResult, Searcher
+from .search import SearchResult, Searcher
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
@@ -196,5 +196,5 @@ __all__ = ["choose", "choose_ply", "Thinker", "Searcher", "SearchResult", "GameC
            "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",
-           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
+           "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
            "search_placement"]
