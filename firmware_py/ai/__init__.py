@@ -38,9 +38,9 @@ DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time on the development machine with other work
 # running: for comparing levels by matches independent of load. They are 1.17x ai.classic's
 # (20k for level 3), its speed ratio when they were set (bench_ai --only speed: 52-53k against
-# 44-45k nodes a CPU second, the median over 16 positions). Without frontier pruning and with
-# the evaluations kept from move to move it measures 1.45-1.53x (67-72k against 46-47k, two
-# runs): kept as they are, so the strength figures stay comparable (README).
+# 44-45k nodes a CPU second, the median over 16 positions). Without frontier pruning it
+# measures 1.45-1.53x (67-72k against 45-47k), but the extra nodes are cheap leaves: at 1.49x
+# the nodes a match took 1.23x ai.classic's time a ply (README). Kept, so figures compare.
 LEVEL_NODES = {1: 2_340, 2: 9_360, 3: 23_400, 4: 70_200, 5: 234_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
