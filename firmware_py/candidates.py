@@ -18,8 +18,10 @@ from .rules import N_PLACEMENTS, PASS, Board, Ply
 from .spaces import N_SPACES
 
 # How far the last recorded move may still change (`Reachable.candidates`' `amendable`): not
-# at all; its stack set down elsewhere; or that, with the next player's stack lifted since.
-AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT = 0, 1, 2
+# at all; its stack set down elsewhere; or that, with the next player's stack lifted since;
+# AMEND_CLEARED: as AMEND_LAST, also once the stacks it cut off have begun to be cleared (a
+# final move in doubt: the board reads differently where it went or could have gone).
+AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT, AMEND_CLEARED = 0, 1, 2, 3
 
 
 @dataclass
@@ -195,7 +197,8 @@ class Reachable:
                 visit(nb, plies + (ply,), npend)
 
         visit(board, (), dict(pending))
-        amend = self._amendable(board, pending, occ) if amendable else None
+        amend = (self._amendable(board, pending, occ, amendable == AMEND_CLEARED)
+                 if amendable else None)
         if amend is not None:
             prev, ppend, last = amend
             # The last move's stack lifted off its destination again: in the hand, back on its
@@ -206,7 +209,7 @@ class Reachable:
                 if ply.is_move and ply.src == last.src and ply.dst != last.dst:
                     nb = prev.copy()
                     nb._push(ply)
-                    if amendable < AMEND_THEN_NEXT:
+                    if amendable != AMEND_THEN_NEXT:
                         options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
                         continue
                     start = len(out)  # and the next player's stack lifted or moved since
@@ -224,16 +227,17 @@ class Reachable:
                                          src=last.src if kind == "lifted" else None))
         return out
 
-    def _amendable(self, board: Board, pending: dict, occ: frozenset):
+    def _amendable(self, board: Board, pending: dict, occ: frozenset, cleared: bool = False):
         """(position before the last move, the cut-off stacks still standing before it, the
         move) when the last recorded ply is a move that can still be changed: no stack it cut
-        off has been touched (a hand clearing them has let go of the moved stack) and no
-        faulty sensor is involved; else None."""
+        off has been touched (a hand clearing them has let go of the moved stack; `cleared`:
+        unless the move is in doubt, then the stacks cleared must be ones the other landing
+        cuts off too, or nothing fits) and no faulty sensor is involved; else None."""
         if not board.move_stack or not board.move_stack[-1].is_move:
             return None
         last = board.move_stack[-1]
         removed = board.last_removed
-        if (any(r not in pending or r not in occ for r in removed)
+        if (not cleared and any(r not in pending or r not in occ for r in removed)
                 or {last.src, last.dst} & self.unreliable):
             return None
         prev = board.copy()

@@ -35,7 +35,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .candidates import AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .rules import Board
 from .spaces import SPACES
 
@@ -64,13 +64,17 @@ class Decisions:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
-        unsure = self.questions.unsure_since
-        if kind == "commit" and d.best.amends and unsure is not None:
+        unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
+        stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+        if kind == "commit" and d.best.amends and (
+                unsure is not None
+                or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin):
             # The board, still since, was unsure whether the recorded move had landed as it
             # stands: readings that merely firm up do not change it (a rough board's faint
-            # misfits grow with every frame averaged). Asked, the move as recorded among the
-            # answers.
-            stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+            # misfits grow with every frame averaged). Nor does a change that the move as
+            # recorded explains nearly as well (a stack set back off its place after a lift
+            # reads a little like a landing elsewhere): it needs clear evidence. Asked, the
+            # move as recorded among the answers.
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
         if kind != "ambiguous":
@@ -152,7 +156,7 @@ class Decisions:
         never changed on readings alone); when none does, the board is shown as it was."""
         stands = d.best
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
-                                       amendable=AMEND_LAST)
+                                       amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
                   and c.chi2 - stands.chi2 < self.inference.margin]
         if amends:
@@ -213,12 +217,15 @@ class Decisions:
         """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
         in the hand: that, the move open again until it is set down; else None. (Rivals that
         record nothing, or the same change with the stack set down, leave it so: nothing is
-        recorded while a stack is held, its set-down decides.)"""
+        recorded while a stack is held, its set-down decides; so does a stack lifted that may
+        not move after the move as recorded: an error only if the move landed as recorded.)"""
         best = again.best
         if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
                 and best.plies and all(
                     c.amends and c.plies[:1] == best.plies[:1]
                     or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
+                    or not c.amends and c.kind == "badlift"
+                    and all(p.is_pass for p in c.plies)
                     for c in again.rivals)):
             self.recorder.provisional = True
             self.recorder.moved_on = best.src

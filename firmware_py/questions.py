@@ -50,6 +50,7 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.unsure_of_move = False  # ... and a rival then changed the recorded move
         self.whether = False  # the question is whether a stack landed at all
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
@@ -75,6 +76,9 @@ class Questions:
                 wait = max(wait, 2.0 * self.ask_after_s)
             if self.unsure_since is None:
                 self.unsure_since = snap.stable_since
+                self.unsure_of_move = False
+            # (Unsure about the recorded move, not only about another stack in the hand.)
+            self.unsure_of_move |= any(c.amends for c in rivals)
             # Timed from the first still moment it was unsure (a still board that only looked
             # creeping for a moment is still the same question).
             aloft = rivals[0].hover is not None and rivals[0].hover[0] == rivals[0].src
@@ -321,10 +325,15 @@ class Questions:
         if cleared is not None:
             return cleared, False
         if self.answer is None or self.answer not in occ:
-            held = [a for a in st.ask if a not in occ]
-            rival_occ = self.faults.seen(self.rivals[0].stacks)
-            if (len(held) == 1 and held[0] in self.lifted
-                    and occ == rival_occ - {held[0]}):
+            # An asked stack in the hand, the board otherwise as a rival leaves it (its
+            # cut-off stacks perhaps being cleared, an asked one among them: the move as
+            # recorded and the one asked about may cut off different stacks).
+            held = [a for a in st.ask if a not in occ and a in self.lifted and any(
+                not self._differs(st, occ | {a}, r) for r in self.rivals)]
+            if len(held) > 1:  # the one no rival cuts off
+                held = [a for a in held if any(
+                    a not in set(r.pending) | self._cut_off(st.board, r) for r in self.rivals)]
+            if len(held) == 1:
                 st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
                 return True
             return None  # anything else: read the board afresh
@@ -335,7 +344,7 @@ class Questions:
             return True  # the next answer decides
         cand = chosen[0]
         mine = self.faults.seen(cand.stacks)
-        if (occ ^ mine) - self._cut_off(st.board, cand):
+        if self._differs(st, occ, cand):
             # The board is not as the answer says (beyond whether its cut-off stacks are
             # cleared yet): a stack carried over or onto an asked one dips its reading like a
             # lift, so this is no answer; the board is read afresh.
@@ -359,6 +368,13 @@ class Questions:
         if st.ask and all(a in cut and not cand.stacks[a] for a in st.ask) and occ == mine:
             return cand  # (asked after it was cleared: the board stands exactly so)
         return None
+
+    def _differs(self, st, occ, cand) -> set:
+        """The spaces where the occupancy `occ` is not as `cand` leaves the board, beyond
+        whether the stacks it cuts off (also those cut off before it, still standing) are
+        cleared yet."""
+        return ((occ ^ self.faults.seen(cand.stacks)) - self._cut_off(st.board, cand)
+                - set(cand.pending))
 
     @staticmethod
     def _cut_off(board, cand) -> set:
