@@ -46,7 +46,7 @@ def test_alpha_beta_value_equals_plain_minimax(seed, plies):
     board = random_board(seed, plies)
     if board.is_over():
         pytest.skip("random game ended early")
-    exact = ai.Searcher(random.Random(0), frontier_margins=(), late_reductions=False)
+    exact = ai.Searcher(random.Random(0), late_reductions=False)
     result = exact.search(board, depth=3)
     assert result.depth == 3 or abs(result.value) > ai.WIN // 2
     expected = minimax(board, result.depth)
@@ -96,17 +96,6 @@ def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
     weights = ai.Weights(*range(3, 3 + len(ai.Weights.__dataclass_fields__)))
     assert ai.evaluate(board, weights) == sum(
         w * t for w, t in zip(astuple(weights), ai.terms(board)))
-
-
-def test_frontier_pruning_saves_nodes_at_the_same_depth():
-    board = random_board(6, 58)
-    assert not board.is_over()
-    searches = {margins: ai.Searcher(random.Random(0), frontier_margins=margins).search(
-        board, depth=4) for margins in ((), (300,), (300, 400))}
-    exact, depth1, both = searches.values()
-    assert exact.depth == depth1.depth == both.depth == 4
-    assert both.nodes < depth1.nodes < exact.nodes  # pruning two plies up saves more again
-    assert board.is_legal(both.ply)
 
 
 def test_late_move_reductions_save_nodes_at_the_same_depth():

@@ -30,15 +30,17 @@ from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_val
                          terms)
 from .placement import DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, place_value
 from .placement_search import DEFAULT_SETUP, SetupWeights, search_placement
-from .search import FRONTIER_MARGINS, SearchResult, Searcher
+from .search import SearchResult, Searcher
 
 # Level -> seconds per move on the machine it runs on (a Pi searches fewer nodes in that time).
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
 DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time on the development machine with other work
-# running: for comparing levels by matches independent of load. The new engine searches 1.17x
-# the nodes of ai.classic a CPU second (bench_ai --only speed: 52-53k against 44-45k, the
-# median over 16 positions), so its budgets are 1.17x ai.classic's (20k for level 3).
+# running: for comparing levels by matches independent of load. They are 1.17x ai.classic's
+# (20k for level 3), its speed ratio when they were set (bench_ai --only speed: 52-53k against
+# 44-45k nodes a CPU second, the median over 16 positions). Without frontier pruning it
+# measures 1.45-1.53x (67-72k against 45-47k), but the extra nodes are cheap leaves: at 1.49x
+# the nodes a match took 1.23x ai.classic's time a ply (README). Kept, so figures compare.
 LEVEL_NODES = {1: 2_340, 2: 9_360, 3: 23_400, 4: 70_200, 5: 234_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
@@ -196,5 +198,5 @@ __all__ = ["choose", "choose_ply", "Thinker", "Searcher", "SearchResult", "GameC
            "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",
-           "FRONTIER_MARGINS", "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
+           "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
            "search_placement"]

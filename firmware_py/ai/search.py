@@ -5,13 +5,13 @@ table's move, captures by height, killer moves, history; placements by closeness
 pieces. Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
 2; finished games score the real result; a forced pass costs no depth.
 
-Frontier pruning (off by default: FRONTIER_MARGINS): a phase-2 node one or two plies above
-the leaves whose static value (which counts the best capture at hand) is a margin beyond a null
-window is decided without trying its moves. Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off)
-that come late in the order are first searched a ply shallower, and again at full depth only if
-they beat the best so far.
+Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off) that come
+late in the order are first searched a ply shallower, and again at full depth only if they beat
+the best so far. No frontier (futility) pruning: deciding a node one or two plies above the
+leaves by its static value lost more than it saved against PrimaDvonna (README); `ai.classic`
+keeps it.
 
-Exact values: the search counts its guesses (static evaluations, pruned nodes, table values
+Exact values: the search counts its guesses (static evaluations and the table values
 that rest on them). A subtree searched without a guess rests only on finished games, so its
 value is the game's true value whatever the depth: it is stored as exact at any depth, and
 deepening stops once the root value is exact.
@@ -42,12 +42,11 @@ MAX_DEPTH = 64
 MAX_HEIGHT = 4 * N_PLACEMENTS  # plies below the root, passes included: more than a game has
 EVAL_CACHE = 50_000            # evaluations kept, from move to move (about 5 MB; README)
 _UNKNOWN = object()
-# Futility margins one and two plies above the leaves, in hundredths of a piece; none: off.
-# (300, 400) was in force until PrimaDvonna matches (README; 60 games, 0.5 s a move) scored
-# 13-1-46 (22.5 %, mean margin -10.0) without it against 10-0-50 (16.7 %, -15.2) with it: a
-# static value misses moves that cut stacks off. At equal nodes against the search with it
-# (3510 a move, own placements, 60 games, seed 7): 28-0-32.
-FRONTIER_MARGINS: tuple[int, ...] = ()
+# Frontier pruning (futility margins (300, 400) one and two plies above the leaves) was taken
+# out after PrimaDvonna matches (README; 60 games, 0.5 s a move) scored 13-1-46 (22.5 %, mean
+# margin -10.0) without it against 10-0-50 (16.7 %, -15.2) with it: a static value misses
+# moves that cut stacks off. At equal nodes against the search with it (3510 a move, own
+# placements, 60 games, seed 7): 28-0-32.
 # Late move reductions: at depth >= LMR_DEPTH, a quiet move after the first LMR_AFTER (and
 # after the table move, captures and killers) is searched one ply shallower first, and again
 # at full depth only if it beats alpha. A move that cuts stacks off is not quiet: never
@@ -93,7 +92,6 @@ class Searcher:
 
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  placement: PlacementWeights = DEFAULT_PLACEMENT,
-                 frontier_margins: tuple[int, ...] = FRONTIER_MARGINS,
                  table_bits: int | None = None, setup: SetupWeights = DEFAULT_SETUP,
                  late_reductions: bool = True):
         self.rng = rng if rng is not None else _random.Random()
@@ -101,9 +99,7 @@ class Searcher:
         self.placement = placement
         self.setup = setup  # for the placements searched on their own (ai.choose)
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
-        # Frontier pruning at depth 1, 2... (empty: off, the search is then exact; _negamax).
-        self.frontier_margins = frontier_margins
-        # Late move reductions (off, and no frontier margins: plain alpha-beta, as tests need).
+        # Late move reductions (off: plain alpha-beta, as tests need).
         self.lmr_depth = LMR_DEPTH if late_reductions else MAX_DEPTH + 1
         self.table = Table(table_bits)
         self.history: dict[Ply, int] = {}
@@ -250,16 +246,6 @@ class Searcher:
                         self.guesses += 1
                     return hit
         guesses = self.guesses
-        if depth <= len(self.frontier_margins) and beta == alpha + 1 and not placing:
-            static = self._static(board)
-            if static is not None:  # a forced pass or the end: below
-                margin = self.frontier_margins[depth - 1]
-                if static + margin <= alpha:
-                    self.guesses += 1
-                    return static + margin
-                if static - margin >= beta:
-                    self.guesses += 1
-                    return static - margin
         legal = board.legal_plies()
         if not legal:
             return final_value(board)
