@@ -123,12 +123,19 @@ def four_moves(seed: int = 7):
     return board, [cand("commit", board, [m], src=m.src, dst=m.dst) for m in moves[:4]]
 
 
-def test_a_question_asked_afresh_replaces_the_open_one():
+def asked_about_two():
+    """A question open about two of `four_moves`' rivals: (cal, inference, questions, state,
+    the four rivals)."""
     cal, inference, watch = parts()
-    board, (a, b, c, d) = four_moves()
+    board, rivals = four_moves()
     q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
     st = BoardState(board=board)
-    q.ask(st, [a, b])
+    q.ask(st, rivals[:2])
+    return cal, inference, q, st, rivals
+
+
+def test_a_question_asked_afresh_replaces_the_open_one():
+    cal, inference, q, st, (a, b, c, d) = asked_about_two()
     assert st.ask == [a.dst, b.dst]
     q.ask(st, [c, d], candidates=[c, d])  # read afresh: a and b are no longer possible
     assert st.ask == [c.dst, d.dst] and q.rivals == [c, d]  # none of the stale ones lit
@@ -138,22 +145,14 @@ def test_a_question_asked_afresh_replaces_the_open_one():
 
 
 def test_a_question_asked_afresh_keeps_what_still_fits_nearly_as_well():
-    cal, inference, watch = parts()
-    board, (a, b, c, d) = four_moves()
-    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
-    st = BoardState(board=board)
-    q.ask(st, [a, b])
+    cal, inference, q, st, (a, b, c, d) = asked_about_two()
     a.chi2, b.chi2, c.chi2 = 1.0 + 1.5 * inference.margin, 1.0 + 3 * inference.margin, 1.0
     q.ask(st, [c], single=True, candidates=[c, a, b])  # a just outside the margin: it stays
     assert st.ask == [c.dst, a.dst]  # (b, twice the margin off, does not)
 
 
 def test_a_question_asked_afresh_keeps_the_space_being_answered():
-    cal, inference, watch = parts()
-    board, (a, b, c, d) = four_moves()
-    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
-    st = BoardState(board=board)
-    q.ask(st, [a, b])
+    cal, inference, q, st, (a, b, c, d) = asked_about_two()
     stacked = [v + 100 * cal.codes_per_mt for v in cal.baseline]
     q.watch(st, [v if s != b.dst else cal.baseline[s] for s, v in enumerate(stacked)])
     assert q.lifted == {b.dst}  # the player lifts b's landing to answer...
