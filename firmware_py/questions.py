@@ -127,7 +127,8 @@ class Questions:
         than a hand hovers (`hold_s`), unless meanwhile the stack not set down fitted best on a
         board still for that long (a player holding it, deciding: asked), to be recorded
         provisionally and left open until another stack is touched (a hand still holding it
-        sets it down somewhere, and the move is changed or taken back then: `Recorder.unseen`).
+        sets it down somewhere: back on its source takes the move back, elsewhere is asked
+        about, `Recorder.unseen`).
         A move that cuts stacks off is asked about (their removal would be asked for at once),
         and so is one that a stack knocked aside explains nearly as well (`hover_margin`: a
         knock is a mistake, put right by pushing the stack back, not a move to record). Else
