@@ -322,8 +322,8 @@ class Controller:
         if self._settled == (snap.stable_since, st.board.ply_count, len(decisions.pending)):
             # The same still board, already explained: only refine the reference (drift).
             self.reference.set(snap, self.reference.stacks)
-            if still_long and not self.recorder.unseen:
-                self.recorder.provisional = False  # no hand holds a stack that still: it landed
+            if still_long:
+                self.recorder.held_still()  # no hand holds a stack that still: it landed
             return
         # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
         # (A faulty sensor's space never reads a stack: nothing is seen gone there, and taking
@@ -338,8 +338,8 @@ class Controller:
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)
         decisions.last = d
-        if d.kind == "match" and not d.best.amends and still_long and not self.recorder.unseen:
-            self.recorder.provisional = False
+        if d.kind == "match" and not d.best.amends and still_long:
+            self.recorder.held_still()
         if self.mismatch.rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
             # standing as they were must not be read as the ply played again.

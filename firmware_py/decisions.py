@@ -135,9 +135,7 @@ class Decisions:
         elif kind == "ambiguous":
             stands = self.questions.stands(d, snap)
             if stands is not None:  # the recorded landing, after a still while: it landed
-                # (or, taken unseen, may still be in the hand: open until a stack is touched)
-                if not self.recorder.unseen:
-                    self.recorder.provisional = False
+                self.recorder.held_still()
                 self.act(st, Decision("match", stands, [stands], d.candidates), snap)
                 return
             unseen = self.questions.set_down_unseen(d, snap)

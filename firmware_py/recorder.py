@@ -63,6 +63,13 @@ class Recorder:
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
 
+    def held_still(self) -> None:
+        """The board has stood still for longer than a hand hovers: a landing that may have been
+        a hand pausing above it has landed (final), unless it was taken `unseen` (its stack may
+        be held higher up: open until another stack is touched)."""
+        if not self.unseen:
+            self.provisional = False
+
     @property
     def amendable(self) -> int:
         """How far the last move may still change, for the inference's candidates."""
