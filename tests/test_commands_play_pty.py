@@ -63,6 +63,13 @@ def place(scanner, board: Board, token: str) -> None:
     board.push(ply)
 
 
+def stopped_cleanly(play, err: str, scanner, status: int) -> None:
+    """`play`, stopped, exited with `status` and no traceback, and turned the LEDs off."""
+    assert play.returncode == status, err
+    assert "Traceback" not in err
+    wait_for(lambda: not shown(scanner), "the LEDs turned off")
+
+
 def test_play_over_the_serial_link_survives_a_pulled_plug(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     with PtyScanner(SimBoard(seed=7)) as scanner:
@@ -88,9 +95,7 @@ def test_play_over_the_serial_link_survives_a_pulled_plug(tmp_path):
         finally:
             play.send_signal(signal.SIGINT)  # Ctrl-C
             _, err = play.communicate(timeout=DEADLINE)
-        assert play.returncode == 130, err
-        assert "Traceback" not in err
-        wait_for(lambda: not shown(scanner), "the LEDs turned off")
+        stopped_cleanly(play, err, scanner, 130)
     assert plies(db) == ["e3", "f3", "g3", "a1"]
 
 
@@ -104,6 +109,4 @@ def test_systemctl_stop_turns_the_leds_off_like_ctrl_c(tmp_path):
         finally:
             play.send_signal(signal.SIGTERM)
             _, err = play.communicate(timeout=DEADLINE)
-        assert play.returncode == 0, err
-        assert "Traceback" not in err
-        wait_for(lambda: not shown(scanner), "the LEDs turned off")
+        stopped_cleanly(play, err, scanner, 0)
