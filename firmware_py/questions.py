@@ -98,6 +98,16 @@ class Questions:
         self.ask(st, rivals, candidates=d.candidates)
         return None
 
+    def moved_on(self, snap) -> None:
+        """Still unsure: if a hand has moved the board since it first stood still unsure, the
+        wait starts again from this still moment. (A stack held still in the air, a glance
+        above its source, may read like a landing on a tall stack when noise does not dither
+        the readings; carried on and paused just above where it lands, it is not a hand that
+        has held still for long.)"""
+        moved = snap.stable_since if snap.moved is None else snap.moved
+        if self.unsure_since is not None and moved > self.unsure_since:
+            self.unsure_since = snap.stable_since
+
     def stands(self, d: Decision, snap):
         """The only doubt is whether the move just recorded landed or its stack is still held
         above the board: once the board has been still for longer than a hand holds a stack
@@ -135,9 +145,14 @@ class Questions:
         None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
+        landed = min((c.chi2 for c in rivals if c.kind == "commit"), default=None)
         if (best is not None and best.kind in HELD_KINDS
-                and snap.time - snap.stable_since >= self.inference.hold_s):
-            self.doubted = True  # no hand hovers that long: held, or knocked aside
+                and snap.time - snap.stable_since >= self.inference.hold_s
+                and (landed is None or landed - best.chi2 >= self.inference.hover_margin)):
+            # No hand hovers that long: held, or knocked aside. (Not when a landing fits
+            # about as well: readings too coarse to tell a stack held high from one set on
+            # a tall stack say neither.)
+            self.doubted = True
         ply = best.plies[-1] if best is not None and best.plies else None
         if (best is None or best.kind != "commit" or best.amends or ply is None
                 or not ply.is_move or best.pending or best.board.last_removed or any(
