@@ -116,6 +116,16 @@ class Inference(Reachable, Alternatives):
         drifts."""
         return self.model.cal.noise[space] ** 2 > 0.25 * self.reading_step
 
+    def changed(self, values, frames: int, ref, ref_frames: int) -> frozenset:
+        """The spaces whose mean reading over `frames` differs from `ref` (over `ref_frames`)
+        by more than noise and rounding can. (A reading that noise does not dither steps by a
+        whole code as it drifts across a code's edge: such a step is no change of its own.)"""
+        cal = self.model.cal
+        scale = (1.0 / frames + 1.0 / ref_frames) ** 0.5
+        least = 0.03 * cal.codes_per_mt
+        return frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
+                         > 3.0 * cal.noise[s] * scale + least + (0.0 if self.dithered(s) else 1.0))
+
     # -- scoring -----------------------------------------------------------------------------
     def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,
                 age_s: float, z_limit: float = 8.0) -> list[int]:
@@ -239,12 +249,7 @@ class Inference(Reachable, Alternatives):
         physical stacks `ref_stacks`; `amendable`: the last move was provisional (`candidates`)."""
         values = snapshot.values
         occ = self.occupancy(values)
-        cal = self.model.cal
-        # (A reading that noise does not dither steps by a whole code as it drifts across a
-        # code's edge: such a step is no change of its own.)
-        moved = frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
-                          > 3.0 * cal.noise[s] * (1.0 / snapshot.frames + 1.0 / ref_frames) ** 0.5
-                          + 0.03 * cal.codes_per_mt + (0.0 if self.dithered(s) else 1.0))
+        moved = self.changed(values, snapshot.frames, ref, ref_frames)
         cands = self.candidates(board, pending, occ, values, moved, amendable)
         if not cands:
             expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)

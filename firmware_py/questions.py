@@ -52,6 +52,7 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.seen = None  # the last snapshot read unsure (`moved_on`)
         # Unsure, a stack not set down fitted best on a board still for `hold_s`: no landing
         # is taken unseen (`set_down_unseen`) until the board is sure again.
         self.doubted = False
@@ -99,13 +100,19 @@ class Questions:
         return None
 
     def moved_on(self, snap) -> None:
-        """Still unsure: if a hand has moved the board since it first stood still unsure, the
-        wait starts again from this still moment. (A stack held still in the air, a glance
-        above its source, may read like a landing on a tall stack when noise does not dither
-        the readings; carried on and paused just above where it lands, it is not a hand that
-        has held still for long.)"""
-        moved = snap.stable_since if snap.moved is None else snap.moved
-        if self.unsure_since is not None and moved > self.unsure_since:
+        """Still unsure: when readings that noise does not dither (`Inference.dithered`) show
+        the board changed since it was last read unsure, a hand has carried a stack on, and the
+        wait starts again from this still moment. Such readings cannot tell a stack held still
+        in the air (a glance above its source) from one set on a tall stack, so the board is
+        unsure over every glance; carried on and paused just above where it lands, the stack
+        is not one a hand has held still for long. (Otherwise a still board that only looked
+        creeping or spiked for a moment is still the same question.)"""
+        seen, self.seen = self.seen, snap
+        inf = self.inference
+        if self.unsure_since is None or seen is None:
+            return
+        changed = inf.changed(snap.values, snap.frames, seen.values, seen.frames)
+        if any(not inf.dithered(s) for s in changed - inf.unreliable):
             self.unsure_since = snap.stable_since
 
     def stands(self, d: Decision, snap):

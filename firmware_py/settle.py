@@ -41,9 +41,7 @@ class Snapshot:
 
     values: 49 mean readings (ADC codes); spread: 49 standard deviations of single readings in
     the window (an estimate of each sensor's noise); frames: how many frames were averaged;
-    time: the frame clock when it was taken; stable_since: when the board became still;
-    moved: the frame on which a hand last moved it (None: as stable_since); readings still
-    creeping at first, dropped from the window, move `stable_since` on but not this.
+    time: the frame clock when it was taken; stable_since: when the board became still.
     """
 
     values: tuple[float, ...]
@@ -51,7 +49,6 @@ class Snapshot:
     frames: int
     time: float
     stable_since: float
-    moved: float | None = None
 
 
 class Settler:
@@ -83,7 +80,6 @@ class Settler:
         self._seen_noise = 0.0  # RMS of one reading, from frame-to-frame steps while moving
         self._spike: int | None = None  # the sensor read as a spike on the last frame
         self._spiked: dict[int, float] = {}  # sensor -> when it last spiked
-        self._moved: float | None = None  # the first frame after the last movement
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -123,7 +119,6 @@ class Settler:
         anchor = self._anchor
         if anchor is None:
             self._reset(time, raw)
-            self._moved = time
             return None
         # Compare with the window's running mean (one noisy anchor frame would make a still
         # board look moving now and then).
@@ -148,7 +143,6 @@ class Settler:
             self._follow_noise(time, raw)
             self.moving = True
             self._reset(time, raw)
-            self._moved = time
             return None
         self._spike = None
         return self._still(time, raw)
@@ -178,7 +172,7 @@ class Settler:
         self._lone = (None, time, 0)
         mean = tuple(s / n for s in self._sum)
         spread = tuple(max(q / n - m * m, 0.0) ** 0.5 for q, m in zip(self._sq, mean))
-        self.snapshot = Snapshot(mean, spread, n, time, self._start, self._moved)
+        self.snapshot = Snapshot(mean, spread, n, time, self._start)
         if n > 120:  # a long still period: average only the recent part, so drift shows
             self._keep_from(n - 60)
         return self.snapshot
