@@ -81,3 +81,25 @@ def test_a_quiet_rough_10_bit_board_recognises_95_percent_without_asking(seed):
     r = play_game(seed=seed, preset="rough", adc_bits=10, noise="clean")
     assert r.wrong == 0 and r.match and not r.stalled
     assert r.auto >= 0.95 * (r.auto + r.asked)
+
+
+def test_a_stack_held_high_that_fits_only_about_as_well_as_its_landing_doubts_nothing():
+    # Coarse readings: a stack held above its source and the same stack set on a tall stack
+    # read alike, so the one fitting a little better says neither (seed 13 lost its last ply:
+    # the landing was never taken, and the question came when the players were done).
+    c = quiet_controller()
+    board = c.state.board
+    ply = next(p for p in board.legal_plies() if p.is_move)
+    after = board.copy()
+    after.push(ply)
+    held = board.stacks()
+    held[ply.src] = ()
+    hold = c.inference.hold_s
+    for gap, doubted in ((2.0, False), (c.inference.hover_margin + 1.0, True)):
+        c.questions.sure()
+        aloft = Candidate("lifted", (), board.copy(), held, frozenset(), src=ply.src,
+                          hover=(ply.src, 7, board.stack(ply.src), 0.0), chi2=5.0)
+        landing = Candidate("commit", (ply,), after, after.stacks(), frozenset(), chi2=5.0 + gap)
+        d = Decision("ambiguous", aloft, [aloft, landing], [aloft, landing])
+        c.questions.set_down_unseen(d, snapshot(10.0 + hold, 9.8))
+        assert c.questions.doubted is doubted
