@@ -178,7 +178,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
         (an MCP3008 on the direct path: `params.ADC_BOARDS`);
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
-        there, `stalled`;
+        there, `stalled` (so is one whose board never shows it recorded after its last ply,
+        however long the players go on answering: `dvonn_sim.last_ply`);
     hints: 'on' or 'off': the people sometimes ask for a hint (`hint_asker`; None: never);
     voice: an `announce.Announcer` told of every frame's state (`--voice`, `--voice-dir`);
     trace: optional callable(controller, board) after every frame, for debugging.
@@ -272,6 +273,7 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
                                  and not controller.recorder.provisional):
             break
 
+    stalled = stalled or players.unfinished  # the last ply never shown recorded
     truth = [str(p) for p in players.truth.move_stack]
     # From the hand letting go (the players' log: "played X") to the commit, ply by ply.
     played = [(text.split()[1], t) for t, text in players.log if text.startswith("played ")]

@@ -45,15 +45,14 @@ from firmware_py.rules import BLACK, PASS, WHITE, Board, Ply
 from firmware_py.spaces import SPACES
 
 from .choosers import Chooser, random_chooser, record_chooser
+from .last_ply import SeeingOut
 from .led_view import LedView
-from .mistakes import MISTAKES, Mistakes, PlyMotions
+from .mistakes import MISTAKES, OVER, PROBLEMS, Mistakes, PlyMotions
 
-PROBLEMS = ("error", "missing", "extra", "ask", "remove")
-OVER = ("winner", "draw")
 
 
 # -- the players ------------------------------------------------------------------------------
-class Players(PlyMotions):
+class Players(PlyMotions, SeeingOut):
     """Both players of one game at the simulated board (see the module docstring).
 
     moves: a list of record tokens, a chooser callable (Board -> Ply, None to stop), or None for
@@ -201,6 +200,8 @@ class Players(PlyMotions):
             board.push(ply)
             self._note(f"played {ply}")
             settled = yield from self._after(ply, isolated)
+            if board.is_over() or len(board.move_stack) == self.max_plies:
+                yield from self._see_out(ply, isolated)  # the last ply: until it is recorded
         self._note("stopped at max_plies")
 
     # -- the computer's plies -------------------------------------------------------------------
