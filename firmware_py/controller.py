@@ -203,7 +203,8 @@ class Controller:
                 cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
                 if cand is not None:
                     self.decisions.resolve(
-                        st, cand, self.questions.confirmed_snapshot(self.settler.snapshot))
+                        st, cand, self.questions.confirmed_snapshot(self.settler.snapshot,
+                                                                    cand))
             elif st.mode == "unexplained" and self.mismatch.accept is not None:
                 # "The stacks are right as they stand": take the board as it is.
                 cand = self.mismatch.take(self.settler.snapshot)

@@ -11,7 +11,9 @@ carries it out, kind by kind:
                   unless its evidence rests on a sensor not trusted (asked, `questions`) or it
                   is not the ply the computer showed (`script`: an error)
     lifted,       a stack in the hand: shown with its destinations, nothing recorded (on the
-    relift        computer's turn, another stack than the one it showed is an error)
+    relift        computer's turn, another stack than the one it showed is an error); on a
+                  board still for longer than a hand holds a stack, the landings that fit
+                  are asked about (`Questions.held_long`)
     badlift,      an error where the stack may not be lifted or set down (`mismatch`)
     illegal
     ambiguous     rivals fit about as well: asked (never a guess), or the recorded landing
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from .i18n import _
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .questions import HELD_KINDS
 from .rules import Board
 from .spaces import SPACES
 
@@ -125,9 +128,11 @@ class Decisions:
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(st, None, lifted=best.src)
                 return
-            self._show_held(st, best)
+            if not self.questions.held_long(st, d, snap):
+                self._show_held(st, best)
         elif kind == "relift":
-            self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
+            if not self.questions.held_long(st, d, snap):
+                self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
             if kind == "illegal":  # the stack it was set on may have been pushed aside
                 self.reference.nudged(d.best.dst)
@@ -257,8 +262,11 @@ class Decisions:
         d = self.reference.explain(self.inference, st.board, self.pending, snap,
                                    amendable=amendable)
         mine = next((c for c in d.candidates if c.key == cand.key), None)
-        return (mine is None or d.best is None
-                or mine.chi2 - d.best.chi2 < 2 * self.inference.margin)
+        best = d.best
+        if self.questions.whether:  # (asked whether it landed at all: the answer says so)
+            best = next((c for c in d.candidates if c.kind not in HELD_KINDS), None)
+        return (mine is None or best is None
+                or mine.chi2 - best.chi2 < 2 * self.inference.margin)
 
     def take_as_is(self, st, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

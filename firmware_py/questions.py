@@ -6,12 +6,14 @@ lifting the stack they landed on and setting it back (seen on every frame, howev
 `watch`), or by pressing confirm, which takes the first asked space (the likeliest, or the one
 whose sensor is faulty: a lift cannot be seen there).
 
-Two more kinds of question:
+More kinds of question:
 
 - a landing too faint to tell from a hand still holding the stack: asked only after the board
   has been still for longer than a hand holds a stack (`ambiguous`), and only when another
   landing fits about as well; when the one landing's only rival is its stack not set down yet,
   it is taken instead, left open until another stack is touched (`set_down_unseen`);
+- a stack still read as not set down (in the hand, held above its source, knocked aside) on a
+  board still for longer than anyone holds one: the legal landings that fit (`held_long`);
 - a ply whose evidence rests on a faulty sensor: "did you play e3f3?" (`ask_blind`);
 - a board standing exactly as one ply would leave it but reading too far from the model to take
   it unasked (`ask_as_it_stands`): "did you play e3f3?"; confirm records it and takes the board
@@ -30,6 +32,9 @@ from .candidates import Decision
 from .spaces import N_SPACES, SPACES
 
 HELD_KINDS = ("lifted", "relift")
+LANDINGS = ("commit", "illegal")
+HELD_AFTER = 5.0
+"""`Questions.held_s` in `ask_after_s`: no hand holds a stack still for 5 s."""
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
 
@@ -88,9 +93,10 @@ class Questions:
             # Timed from the first still moment it was unsure (a still board that only looked
             # creeping for a moment is still the same question).
             aloft = rivals[0].hover is not None and rivals[0].hover[0] == rivals[0].src
-            # (Held still above its source fits best: in the hand, not landed: nothing to ask.)
-            if (snap.time - self.unsure_since >= wait and not aloft
-                    and self._ask_landings(st, d)):
+            # (Held still above its source fits best: in the hand, not landed: nothing to ask
+            # until no hand holds a stack that still for that long, `held_s`.)
+            if (snap.time - self.unsure_since >= (self.held_s if aloft else wait)
+                    and self._ask_landings(st, d, ("commit",) if aloft else LANDINGS)):
                 return None
             if lifted and st.mode != "lifted":
                 return lifted[0]
@@ -98,6 +104,25 @@ class Questions:
         self.unsure_since = None
         self.ask(st, rivals, candidates=d.candidates)
         return None
+
+    @property
+    def held_s(self) -> float:
+        """Longer than a person holds a stack still above the board, or leaves one knocked
+        aside unnoticed: a board still for this long with a stack read as not set down is
+        asked about (`held_long`)."""
+        return HELD_AFTER * self.ask_after_s
+
+    def held_long(self, st, d: Decision, snap) -> bool:
+        """The best meaning of a board still for `held_s` is still a stack not set down (in
+        the hand, held above its source, knocked aside): it may have been set down where it
+        reads fainter than its model (a tall stack, a piece off its centre), and then only the
+        player can say. The legal landings that fit are asked about, never taken (confirm, or lift
+        it and set it back, answers; set down elsewhere, it is read afresh). True when asked;
+        False when the board has not been still for so long or no landing fits at all."""
+        if (d.best is None or d.best.kind not in HELD_KINDS
+                or snap.time - snap.stable_since < self.held_s):
+            return False
+        return self._ask_landings(st, d, ("commit",))
 
     def moved_on(self, snap) -> None:
         """Still unsure: when readings that noise does not dither (`Inference.dithered`) show
@@ -173,10 +198,10 @@ class Questions:
             return None
         return best
 
-    def _ask_landings(self, st, d: Decision) -> bool:
-        """Ask about the landings that fit best ("did you land on it?" is a fair question
-        when the stack may still be in the hand); False when no landing fits at all."""
-        landings = [c for c in d.candidates if c.kind in ("commit", "illegal")]
+    def _ask_landings(self, st, d: Decision, kinds=LANDINGS) -> bool:
+        """Ask about the landings (of `kinds`) that fit best ("did you land on it?" is a fair
+        question when the stack may still be in the hand); False when none fits at all."""
+        landings = [c for c in d.candidates if c.kind in kinds]
         if not landings or landings[0].chi2 > self.inference.fit_limit:
             return False
         top = landings[0].chi2
@@ -300,13 +325,14 @@ class Questions:
                                plies=plies)
 
     # -- answers -----------------------------------------------------------------------------
-    def confirmed_snapshot(self, snap):
-        """The snapshot to take as the reference when confirm answers: `snap` itself after a
-        question about the board as it stands (`ask_as_it_stands`) while it still shows
-        exactly the asked candidate's stacks; else None (the reference is predicted)."""
-        if not self.as_it_stands or snap is None or not self.rivals:
+    def confirmed_snapshot(self, snap, cand):
+        """The snapshot to take as the reference when confirm answers `cand`: `snap` itself
+        after a question about the board as it stands (`ask_as_it_stands`) or whether a
+        stack landed at all (the board still: it stands at contact, read as the model could
+        not tell), while it still shows exactly `cand`'s stacks; else None (the reference is
+        predicted)."""
+        if not (self.as_it_stands or self.whether) or snap is None or cand is None:
             return None
-        cand = self.rivals[0]
         same = self.inference.occupancy(snap.values) == self.faults.seen(cand.stacks)
         return snap if same else None
 

@@ -1,0 +1,79 @@
+"""A stack set down where it reads fainter than its model (a piece on a tall stack, on a board
+resumed before anything was learned) can read best as never set down: still in the hand, or
+knocked aside beside its source. A board still for longer than anyone holds a stack
+(`Questions.held_s`) then asks about the landings that fit, never takes one; the player's
+answer (a lift and set-back, or confirm) records the move. Before, it showed the stack in the
+hand for as long as the board stayed still. Simulated time only."""
+
+import random
+
+import pytest
+
+from firmware_py.rules import Board, Ply
+from tests.simgames import resume, run
+
+
+def tall_landing(seed: int) -> tuple[Board, Ply]:
+    """Random placements, 10-29 random moves, then the first legal move onto a stack at least
+    three tall that cuts nothing off (seeded)."""
+    rnd = random.Random(seed)
+    board = Board()
+    while board.phase == 1:
+        board.push(rnd.choice(board.legal_plies()))
+    for _ in range(rnd.randrange(10, 30)):
+        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
+    ply = next(p for p in board.legal_plies()
+               if p.is_move and board.height(p.dst) >= 3 and not board.isolated_by(p))
+    return board, ply
+
+
+def set_down_and_left(seed: int):
+    """The move set down and the board left alone for 10 s; the modes seen meanwhile."""
+    board, ply = tall_landing(seed)
+    sim, c = resume(board, seed)
+    sim.hand.lift(ply.src)
+    sim.hand.put(ply.dst)
+    modes = []
+    run(sim, c, 10.0, watch=lambda c: modes.append((c.state.mode, c.state.board.ply_count)))
+    return sim, c, board, ply, modes
+
+
+# d5f5 onto five (48: d5 read as knocked aside), b3d3 onto four (163: the best landing read
+# was an illegal one beside b3, the move itself fitting only among the legal ones).
+@pytest.mark.parametrize("seed", [48, 163])
+@pytest.mark.parametrize("answer", ["lift", "confirm"])
+def test_a_stack_set_down_but_read_as_never_set_down_is_asked_about(seed, answer):
+    sim, c, board, ply, modes = set_down_and_left(seed)
+    assert "lifted" in [m for m, _ in modes]  # read as not set down
+    assert all(n == board.ply_count for _, n in modes)  # never taken on that evidence
+    assert c.state.mode == "asking" and c.state.ask == [ply.dst]
+    if answer == "lift":
+        sim.hand.lift(ply.dst)
+        sim.hand.put(ply.dst)
+    else:
+        c.button("confirm")
+    run(sim, c, 5.0)
+    assert c.state.board.move_stack == board.move_stack + [ply]
+    assert c.state.mode == "idle"
+
+
+def test_a_stack_held_still_for_long_is_asked_about_but_never_taken():
+    # d5 held still in the hand for 10 s, never set down: asked about f5, never recorded.
+    board, ply = tall_landing(48)
+    sim, c = resume(board, 48)
+    sim.hand.lift(ply.src)
+    counts = []
+    run(sim, c, 10.0, watch=lambda c: counts.append(c.state.board.ply_count))
+    assert max(counts) == board.ply_count
+    assert c.state.mode == "asking" and c.state.ask == [ply.dst]
+    # Then set down there: read afresh (a set-down is no answer), asked again once the board
+    # has been still that long, and the player's answer records it.
+    sim.hand.put(ply.dst)
+    run(sim, c, 7.0, watch=lambda c: counts.append(c.state.board.ply_count))
+    assert max(counts) == board.ply_count
+    assert c.state.mode == "asking" and c.state.ask == [ply.dst]
+    sim.hand.lift(ply.dst)
+    sim.hand.put(ply.dst)
+    run(sim, c, 4.0)
+    assert c.state.board.move_stack == board.move_stack + [ply]
+    assert c.state.mode == "idle"
