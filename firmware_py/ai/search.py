@@ -36,7 +36,6 @@ from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, 
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
-from .quiet import quiet
 from .table import EXACT_DEPTH, Table, progress
 
 MAX_DEPTH = 64
@@ -57,8 +56,6 @@ _UNKNOWN = object()
 # and 7): none 86-4-10 and 84-3-13, from depth 3 88-2-10 and 85-2-13, from
 # depth 2 89-1-10 and 89-2-9 (at 3300 nodes a move against 3000).
 LMR_DEPTH = 2
-FRONTIER_MARGINS: tuple[int, ...] = ()
-BOTH = False  # the reply's moves are asked about one ply above the leaves too
 LMR_AFTER = 3
 
 
@@ -96,8 +93,7 @@ class Searcher:
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  placement: PlacementWeights = DEFAULT_PLACEMENT,
                  table_bits: int | None = None, setup: SetupWeights = DEFAULT_SETUP,
-                 late_reductions: bool = True,
-                 frontier_margins: tuple[int, ...] = FRONTIER_MARGINS):
+                 late_reductions: bool = True):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
         self.placement = placement
@@ -105,9 +101,6 @@ class Searcher:
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
         # Late move reductions (off: plain alpha-beta, as tests need).
         self.lmr_depth = LMR_DEPTH if late_reductions else MAX_DEPTH + 1
-        # Frontier pruning at depth 1, 2... of quiet nodes (empty: off; _negamax).
-        self.frontier_margins = frontier_margins
-        self.pruned = 0  # nodes decided by frontier pruning (for measurements)
         self.table = Table(table_bits)
         self.history: dict[Ply, int] = {}
         self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
@@ -253,15 +246,6 @@ class Searcher:
                         self.guesses += 1
                     return hit
         guesses = self.guesses
-        if depth <= len(self.frontier_margins) and beta == alpha + 1 and not placing:
-            static = self._static(board)
-            if static is not None:  # a forced pass or the end: below
-                margin = self.frontier_margins[depth - 1]
-                if (static + margin <= alpha or static - margin >= beta) and quiet(
-                        board, (board.turn,) if depth == 1 and not BOTH else (board.turn, 1 - board.turn)):
-                    self.guesses += 1
-                    self.pruned += 1
-                    return static + margin if static + margin <= alpha else static - margin
         legal = board.legal_plies()
         if not legal:
             return final_value(board)

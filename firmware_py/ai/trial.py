@@ -25,11 +25,9 @@ from .placement_search import DEFAULT_SETUP, SetupWeights
 
 
 def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
-          shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None,
-          frontier: tuple[int, ...] | None = None) -> dict:
+          shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None) -> dict:
     """Results of `weights` (as the --white player of a match) against the opponent.
-    on_game(result): called after each game. frontier: the trial player's frontier pruning
-    margins (search.FRONTIER_MARGINS unless given; () for none)."""
+    on_game(result): called after each game."""
     from ..match import play_match, play_openings
     from ..players import AIPlayer
     from . import classic
@@ -44,11 +42,8 @@ def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
     def make(spec: str, seed_: int):
         if spec != name:
             return None
-        player = AIPlayer(DEFAULT_LEVEL, seed_, nodes=nodes, name=name, weights=weights,
-                          setup=setup)
-        if frontier is not None:
-            player.searcher.frontier_margins = frontier
-        return player
+        return AIPlayer(DEFAULT_LEVEL, seed_, nodes=nodes, name=name, weights=weights,
+                        setup=setup)
 
     openings = play_openings("ai:classic,nodes=2000", (games + 1) // 2, seed) if shared else None
     _, summary = play_match(name, other, games, seed, openings=openings, make=make,
@@ -69,9 +64,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--against", choices=("classic", "default"), default="classic")
     p.add_argument("--placements", choices=("own", "same", "both"), default="both",
                    help="from each side's own placements, from shared ones, or both (default)")
-    p.add_argument("--frontier", metavar="M1,M2", default=None,
-                   help="the trial player's frontier pruning margins one, two... plies above "
-                        "the leaves, hundredths of a piece ('none': off; default: the search's)")
     p.add_argument("--progress", action="store_true",
                    help="a line per game on stderr (the changed weights' running score)")
     args = p.parse_args(argv)
@@ -92,19 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             setup_changes[key[len("setup."):]] = value
     if args.games < 1 or not args.budget_scale > 0:
         p.error("--games must be at least 1 and --budget-scale more than 0")
-    frontier = None
-    if args.frontier is not None:
-        try:
-            frontier = () if args.frontier == "none" else tuple(
-                int(m) for m in args.frontier.split(","))
-        except ValueError:
-            p.error(f"--frontier {args.frontier!r}: whole numbers separated by commas, or none")
-        if any(m < 0 for m in frontier) or len(frontier) > 3:
-            p.error(f"--frontier {args.frontier!r}: at most 3 margins, each 0 or more")
     weights = dataclasses.replace(DEFAULT_WEIGHTS, **changes)
     setup = dataclasses.replace(DEFAULT_SETUP, **setup_changes)
-    print(f"# {weights} {setup} frontier {frontier} against {args.against}, seed {args.seed}",
-          flush=True)
+    print(f"# {weights} {setup} against {args.against}, seed {args.seed}", flush=True)
     kinds = {"own": (False,), "same": (True,), "both": (False, True)}[args.placements]
     tally = [0.0, 0]
 
@@ -118,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tally[:] = [0.0, 0]
         s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared,
-                  setup, progress if args.progress else None, frontier)
+                  setup, progress if args.progress else None)
         r, w, b = s["first_result"], s["first_as"]["white"], s["first_as"]["black"]
         print(f"{'same placements' if shared else 'own placements':16} {args.games} games: "
               f"{r['wins']}-{r['draws']}-{r['losses']} ({100 * s['first_score_rate']:.1f} %; as "
