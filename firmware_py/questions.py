@@ -116,13 +116,23 @@ class Questions:
         """The best meaning of a board still for `held_s` is still a stack not set down (in
         the hand, held above its source, knocked aside): it may have been set down where it
         reads fainter than its model (a tall stack, a piece off its centre), and then only the
-        player can say. The legal landings that fit are asked about, never taken (confirm, or lift
+        player can say. The legal landings that fit (and the recorded move as it stands, when
+        its stack is read as lifted again) are asked about, never taken (confirm, or lift
         it and set it back, answers; set down elsewhere, it is read afresh). True when asked;
         False when the board has not been still for so long or no landing fits at all."""
         if (d.best is None or d.best.kind not in HELD_KINDS
                 or snap.time - snap.stable_since < self.held_s):
             return False
-        return self._ask_landings(st, d, ("commit",))
+        if d.best.amends:  # the recorded move's stack read as lifted again: as it stands too
+            stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+            d = Decision(d.kind, d.best, list(d.rivals) + stands, d.candidates)
+        if self._ask_landings(st, d, ("commit",)):
+            return True
+        stands = [c for c in d.rivals if c.kind == "match" and landing(c) is not None]
+        if stands:  # no other landing fits: whether it landed as recorded
+            self.ask(st, stands, single=True, candidates=d.candidates)
+            self.whether = st.mode == "asking"
+        return bool(stands) and self.whether
 
     def moved_on(self, snap) -> None:
         """Still unsure: when readings that noise does not dither (`Inference.dithered`) show

@@ -57,6 +57,22 @@ def test_a_stack_set_down_but_read_as_never_set_down_is_asked_about(seed, answer
     assert c.state.mode == "idle"
 
 
+@pytest.mark.parametrize("answer", ["lift", "confirm"])
+def test_a_recorded_move_read_as_lifted_again_for_long_is_asked_about_as_it_stands(answer):
+    # f2e2 onto five (104): recorded, then read as its stack held above f2 again, and no other
+    # landing fits: asked whether it landed on e2 as recorded; either answer keeps it, final.
+    sim, c, board, ply, modes = set_down_and_left(104)
+    assert c.state.mode == "asking" and c.state.ask == [ply.dst]
+    if answer == "lift":
+        sim.hand.lift(ply.dst)
+        sim.hand.put(ply.dst)
+    else:
+        c.button("confirm")
+    run(sim, c, 5.0)
+    assert c.state.board.move_stack == board.move_stack + [ply]
+    assert c.state.mode == "idle" and not c.recorder.provisional
+
+
 def test_a_stack_held_still_for_long_is_asked_about_but_never_taken():
     # d5 held still in the hand for 10 s, never set down: asked about f5, never recorded.
     board, ply = tall_landing(48)
