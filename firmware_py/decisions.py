@@ -27,7 +27,7 @@ Before that, `went_on` tries the meanings in which the last move's stack was set
 elsewhere and the next stack lifted at once. `resolve(cand)` records the answer to a question
 (a confirm, or a lift and set-back): the same recording as a commit, or an error for an
 illegal landing; an answer given by a lift is first checked against the board read afresh
-(`answer_fits`).
+(`answer_fits`), unless the question was about the board as it stands.
 
 `Decisions` is a collaborator the controller owns: it keeps the cut-off stacks still on the
 board (`pending`) and the decision last acted on (`last`), works through the controller's
@@ -248,11 +248,17 @@ class Decisions:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
         says; but the hand may have set a stack down meanwhile where nothing was lit (then
         lifted a lit one to show its own last landing). False when the board, read afresh,
-        fits another meaning clearly better (by twice the margin): that is no answer. The stack
-        lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
+        fits another meaning clearly better (by twice the margin): that is no answer; always
+        True for a question about the board as it stands (`Questions.ask_as_it_stands`). The
+        stack lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
         if self.questions.answer is not None:  # lifted and set back: never where it stood
             self.reference.reseat(self.questions.answer)
+        if self.questions.as_it_stands:
+            # Asked because it reads differently from the model (those spaces named): the
+            # answer takes the board as it stands, as confirm does; read afresh, anything
+            # whose ranges cover those misfits (a stack lying near) would fit better.
+            return True
         d = self.reference.explain(self.inference, st.board, self.pending, snap,
                                    amendable=amendable)
         mine = next((c for c in d.candidates if c.key == cand.key), None)
