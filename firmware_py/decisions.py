@@ -27,7 +27,9 @@ Before that, `went_on` tries the meanings in which the last move's stack was set
 elsewhere and the next stack lifted at once. `resolve(cand)` records the answer to a question
 (a confirm, or a lift and set-back): the same recording as a commit, or an error for an
 illegal landing; an answer given by a lift is first checked against the board read afresh
-(`answer_fits`), unless the question was about the board as it stands.
+(`answer_fits`), unless the question was about the board as it stands. A match that reads far
+off where the final last move could have gone instead has that move's alternatives checked
+first (`_misread_last`).
 
 `Decisions` is a collaborator the controller owns: it keeps the cut-off stacks still on the
 board (`pending`) and the decision last acted on (`last`), works through the controller's
@@ -37,6 +39,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
+from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .rules import Board
 from .spaces import SPACES
@@ -81,6 +84,8 @@ class Decisions:
             # move as recorded among the answers.
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
+        if kind == "match" and self._misread_last(st, d.best, snap):
+            return
         if kind != "ambiguous":
             self.questions.sure()
         if (kind == "commit" and st.mode == "asking" and self.questions.rivals
@@ -166,7 +171,32 @@ class Decisions:
         it may be taken as it stands (which keeps that move), check the move's alternatives.
         One fitting about as well as the move as recorded is asked about (the move is final:
         never changed on readings alone); when none does, the board is shown as it was."""
-        stands = d.best
+        if self._ask_alternatives(st, d.best, snap):
+            return
+        if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
+            self.take_as_is(st, d.best, snap)
+
+    def _misread_last(self, st, stands, snap) -> bool:
+        """The board stands as the game says and fits well enough overall (`stands`: a
+        match), but reads far off where the last move, now final, could have gone instead
+        (one sensor beyond `inference.Z_LIMIT`: a hand that paused over one space, and set
+        the stack down on another as the next stack was touched). Before the reference
+        takes those readings in for good, the move's alternatives are checked: one that fits
+        about as well is asked about (True). (Its own landing settling is no such doubt.)"""
+        if (stands.amends or stands.plies or self.recorder.provisional
+                or self.mismatch.cleared == snap.stable_since):
+            return False
+        last = st.board.move_stack[-1] if st.board.move_stack else None
+        elsewhere = last_move_spaces(st.board) - ({last.src, last.dst} if last else set())
+        if not elsewhere or not set(self.reference.misfits(self.inference, stands, snap)
+                                    ) & elsewhere:
+            return False
+        return self._ask_alternatives(st, stands, snap)
+
+    def _ask_alternatives(self, st, stands, snap) -> bool:
+        """The final last move in doubt: its alternatives (`AMEND_CLEARED`) scored on `snap`;
+        one fitting about as well as `stands` (the move as recorded) is asked about (True).
+        When none does, this still board is `cleared` (not checked again)."""
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
@@ -176,10 +206,9 @@ class Decisions:
             if st.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
                 self.last = Decision("ambiguous", stands, [stands, amends[0]], again.candidates)
-                return
+                return True
         self.mismatch.cleared = snap.stable_since
-        if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
-            self.take_as_is(st, d.best, snap)
+        return False
 
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the

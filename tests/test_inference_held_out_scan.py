@@ -11,6 +11,9 @@ from dvonn_sim.autoplay import play_game
     (33, "default"),  # f1h3 onto a stack of 11 nudged it (-0.34 mT where the landing gives
                       # +0.02): f1 knocked aside, lying near h3, fitted better than the landing
                       # scored strictly, and the board showed f1 in the hand for good
+    (109, "rough"),  # j3 paused over k3 (j3k3, open), set down on i2 as g1 was lifted by
+                     # mistake, which made j3k3 final: the board then matched j3k3 with i2
+                     # 36 sigma off, and took those readings in without checking j3i2
     (103, "rough"),  # j5 set down on k5 (illegal) and lifted off nudged k5's stack: asked
                      # "did you play j5h5? k5 reads differently", the player's lift of h5
                      # was refused because j5 knocked aside covered k5's misfit: stuck
