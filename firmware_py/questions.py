@@ -30,6 +30,10 @@ from .candidates import Decision
 from .spaces import N_SPACES, SPACES
 
 HELD_KINDS = ("lifted", "relift")
+UNSEEN_MT = 1.0
+"""A landing taken unseen (`Questions.set_down_unseen`) adds at most this on its own space (a
+piece on a stack of three or more): one that would read plainly there, and does not, was not
+set down there (on a rough board a stack nudged by a landing elsewhere can hide one)."""
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
 
@@ -131,8 +135,8 @@ class Questions:
         about, `Recorder.unseen`).
         A move that cuts stacks off is asked about (their removal would be asked for at once),
         and so is one that a stack knocked aside explains nearly as well (`hover_margin`: a
-        knock is a mistake, put right by pushing the stack back, not a move to record). Else
-        None."""
+        knock is a mistake, put right by pushing the stack back, not a move to record), and one
+        that would read plainly on its own space (more than `UNSEEN_MT`). Else None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
         if (best is not None and best.kind in HELD_KINDS
@@ -146,10 +150,21 @@ class Questions:
             return None
         if any(c.free and c.chi2 - best.chi2 < self.inference.hover_margin for c in rivals):
             return None  # a stack knocked aside (a mistake: then pushed back) about as likely
+        if abs(self._own(best.board, ply)) > UNSEEN_MT * self.cal.codes_per_mt:
+            return None  # it would read plainly: not faint, not there (asked)
         since = snap.stable_since if self.unsure_since is None else self.unsure_since
         if self.doubted or snap.time - since < self.inference.hold_s:
             return None
         return best
+
+    def _own(self, board, ply) -> float:
+        """Codes the move `ply`, the last on `board`, adds on its own landing space."""
+        before = board.copy()
+        before.pop()
+        below = before.height(ply.dst)
+        model = self.inference.model
+        return sum(model.piece_own(ply.dst, kind, below + i)
+                   for i, kind in enumerate(before.stack(ply.src)))
 
     def _ask_landings(self, st, d: Decision) -> bool:
         """Ask about the landings that fit best ("did you land on it?" is a fair question

@@ -22,3 +22,14 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
     r = play_game(seed=seed, preset=preset, adc_bits=12, mistakes=0.3)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed,preset,adc_bits", [
+    (143, "rough", 12),  # e1 set down on c1 (illegal) nudged c1's piece as much as its own
+                         # field: c1 read as before, and e1d1 was taken unseen although d1,
+                         # where a landing reads 7 mT, read -0.2 mT
+])
+def test_a_landing_in_doubt_is_recorded_as_it_was_played(seed, preset, adc_bits):
+    r = play_game(seed=seed, preset=preset, adc_bits=adc_bits, mistakes=0.3)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
