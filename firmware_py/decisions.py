@@ -41,6 +41,7 @@ from __future__ import annotations
 from .i18n import _
 from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .questions import HELD_KINDS
 from .rules import Board
 from .spaces import SPACES
 
@@ -94,6 +95,11 @@ class Decisions:
             # Asked whether it landed at all: readings that merely firm up while the board
             # stays as it is are no answer (a stack knocked beside a space reads more like a
             # landing the longer it is averaged); the player's answer, or a change, decides.
+            return
+        if (kind in HELD_KINDS and st.mode == "asking" and self.questions.whether
+                and d.best.src in self.questions.sources()):
+            # ... nor that the stack asked about is in the hand after all (a stack lying near
+            # explains a faint landing better the longer it is averaged): the question stays.
             return
         if kind in ("match", "commit"):
             best = d.best

@@ -303,6 +303,10 @@ class Questions:
         same = self.inference.occupancy(snap.values) == self.faults.seen(cand.stacks)
         return snap if same else None
 
+    def sources(self) -> set:
+        """The spaces the moves asked about were lifted from."""
+        return {c.plies[-1].src for c in self.rivals if c.plies and c.plies[-1].is_move}
+
     def spaces(self) -> list:
         """The asked space of each rival, in order."""
         return [self._space_of(c) for c in self.rivals]

@@ -28,6 +28,9 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
     (143, "rough", 12),  # e1 set down on c1 (illegal) nudged c1's piece as much as its own
                          # field: c1 read as before, and e1d1 was taken unseen although d1,
                          # where a landing reads 7 mT, read -0.2 mT
+    (57, "default", 12),  # "did you land on c1?" (e3c1 onto a tall stack) was dropped while
+                          # the board stood still, e3 read as lying near; asked again later,
+                          # the answer was taken for i1c1, the next move onto c1: both swapped
 ])
 def test_a_landing_in_doubt_is_recorded_as_it_was_played(seed, preset, adc_bits):
     r = play_game(seed=seed, preset=preset, adc_bits=adc_bits, mistakes=0.3)
