@@ -219,7 +219,7 @@ class Decisions:
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the
         next stack lifted before the board was still in between): the meanings in which it
-        did are tried (`AMEND_THEN_NEXT`), in three cases. Returns the decision to act on (`d`
+        did are tried (`AMEND_THEN_NEXT`), in four cases. Returns the decision to act on (`d`
         itself when they change nothing).
 
         - The move is still open and the board reads a ply after it: when one of those
@@ -233,6 +233,10 @@ class Decisions:
           like a landing), but nothing fits with the move as recorded: when the board fits
           only with the move landed elsewhere and the next stack still in the hand, the move
           stays open until that stack is set down (nothing is recorded while a stack is held).
+        - The move is still open and nothing at all stands as it leaves the board (its stack,
+          taken while it may still have been in the hand, set back on its source as the same
+          player's next stack is lifted): with the move taken back, that stack in the hand
+          keeps the move open until it is set down, which decides.
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
@@ -242,18 +246,26 @@ class Decisions:
         # (A stack lifted that may not move after the move as recorded: the move's own
         # destination, say, which is the next player's to move once the move went elsewhere.)
         barred = still_open and d.kind == "badlift"
-        if not (on_top or barred or made_final and d.kind not in ("match", "commit", "lifted")):
+        # (Nothing at all stands as the move as recorded leaves it: its stack set back on its
+        # source, say, and the same player's next stack lifted at once.)
+        lost = still_open and d.kind == "unexplained" and d.best is None
+        if not (on_top or barred or lost
+                or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
+        if lost and again.best is not None and again.best.amends:
+            rec.carried = True  # its stack seen again (on its source): no longer unseen
+            if again.kind == "lifted":
+                rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
             if held is not None or made_final:
                 return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
-        if again.kind == "commit" and (st.mode == "asking" or best.chi2 - again.best.chi2
-                                       < 2 * self.inference.margin):
+        if again.kind == "commit" and best is not None and (
+                st.mode == "asking" or best.chi2 - again.best.chi2 < 2 * self.inference.margin):
             # A recorded move changed on readings alone needs clear evidence (a hand that
             # went on at once leaves a board only just still), and never while a question
             # about it is open: asked, the move as recorded among the answers.

@@ -31,6 +31,8 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
     (57, "default", 12),  # "did you land on c1?" (e3c1 onto a tall stack) was dropped while
                           # the board stood still, e3 read as lying near; asked again later,
                           # the answer was taken for i1c1, the next move onto c1: both swapped
+    (114, "rough", 10),  # e2 lifted by mistake and held: e2e1 taken unseen; set back on e2
+                         # as a2 was lifted, nothing fitted and the board flagged a2 for good
 ])
 def test_a_landing_in_doubt_is_recorded_as_it_was_played(seed, preset, adc_bits):
     r = play_game(seed=seed, preset=preset, adc_bits=adc_bits, mistakes=0.3)
