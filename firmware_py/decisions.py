@@ -97,9 +97,11 @@ class Decisions:
             # landing the longer it is averaged); the player's answer, or a change, decides.
             return
         if (kind in HELD_KINDS and st.mode == "asking" and self.questions.whether
+                and snap.stable_since == self.questions.still
                 and d.best.src in self.questions.sources()):
-            # ... nor that the stack asked about is in the hand after all (a stack lying near
-            # explains a faint landing better the longer it is averaged): the question stays.
+            # ... nor, on the still board it was asked on, that the stack asked about is in
+            # the hand after all (a stack lying near explains a faint landing better the longer
+            # it is averaged): the question stays.
             return
         if kind in ("match", "commit"):
             best = d.best

@@ -61,6 +61,7 @@ class Questions:
         self.doubted = False
         self.unsure_of_move = False  # ... and a rival then changed the recorded move
         self.whether = False  # the question is whether a stack landed at all
+        self.still: float | None = None  # ... asked on this still board (its stable_since)
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
@@ -94,6 +95,7 @@ class Questions:
             # (Held still above its source fits best: in the hand, not landed: nothing to ask.)
             if (snap.time - self.unsure_since >= wait and not aloft
                     and self._ask_landings(st, d)):
+                self.still = snap.stable_since
                 return None
             if lifted and st.mode != "lifted":
                 return lifted[0]

@@ -31,6 +31,9 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
     (57, "default", 12),  # "did you land on c1?" (e3c1 onto a tall stack) was dropped while
                           # the board stood still, e3 read as lying near; asked again later,
                           # the answer was taken for i1c1, the next move onto c1: both swapped
+    (126, "rough", 12),  # ... but only on the still board it was asked on: kept once h4 was
+                         # lifted for the next move, the question was answered (j4, the
+                         # player's own last landing) as h4's landing, h4f4 changed to h4j4
     (114, "rough", 10),  # e2 lifted by mistake and held: e2e1 taken unseen; set back on e2
                          # as a2 was lifted, nothing fitted and the board flagged a2 for good
 ])
