@@ -146,6 +146,7 @@ class Decisions:
                 self.reference.nudged(d.best.dst)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
+            self.questions.moved_on(snap)
             stands = self.questions.stands(d, snap)
             if stands is not None:  # the recorded landing, after a still while: it landed
                 self.recorder.held_still()

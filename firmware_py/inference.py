@@ -108,6 +108,24 @@ class Inference(Reachable, Alternatives):
         # (a White piece placed instead may pass: its place in the record is still right).
         return abs(r) >= self.model.weakest("D") * cal.typical_unit()
 
+    def dithered(self, space: int) -> bool:
+        """Whether noise dithers the rounding of `space`'s readings, so that averaging resolves
+        steps finer than one: a whole-code reading's noise must reach half a code, as must each
+        raw sample's (reading noise * sqrt(N)) in a mean of N samples. Else a reading sits on
+        one code, off its true value by up to half a code, and steps by a whole one as it
+        drifts."""
+        return self.model.cal.noise[space] ** 2 > 0.25 * self.reading_step
+
+    def changed(self, values, frames: int, ref, ref_frames: int) -> frozenset:
+        """The spaces whose mean reading over `frames` differs from `ref` (over `ref_frames`)
+        by more than noise and rounding can. (A reading that noise does not dither steps by a
+        whole code as it drifts across a code's edge: such a step is no change of its own.)"""
+        cal = self.model.cal
+        scale = (1.0 / frames + 1.0 / ref_frames) ** 0.5
+        least = 0.03 * cal.codes_per_mt
+        return frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
+                         > 3.0 * cal.noise[s] * scale + least + (0.0 if self.dithered(s) else 1.0))
+
     # -- scoring -----------------------------------------------------------------------------
     def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,
                 age_s: float, z_limit: float = 8.0) -> list[int]:
@@ -127,9 +145,8 @@ class Inference(Reachable, Alternatives):
         cal = self.model.cal
         floor = (0.02 * cal.codes_per_mt) ** 2 + (self.drift_mt_per_min * cal.codes_per_mt
                                                  * age_s / 60.0) ** 2
-        # Rounding averages out only when noise dithers it: a whole-code reading's noise must
-        # reach half a code, as must each raw sample's (reading noise * sqrt(N)) in a mean of
-        # N samples; else the rounding may bias every reading alike.
+        # Rounding averages out only when noise dithers it (`dithered`); else the rounding may
+        # bias every reading alike.
         step = self.reading_step
         # The ADC's own error (INL, DNL: up to a code on an MCP3008) that no averaging removes
         # leaves about ADC_ERROR_CODES between two dithered means: 0.04 mT on 10 bits, as much
@@ -155,7 +172,7 @@ class Inference(Reachable, Alternatives):
                 v0.append(1e12)  # a faulty sensor: its reading says nothing
                 continue
             n2 = cal.noise[s] ** 2
-            q = step * step / 12.0 if n2 > 0.25 * step else 1.0 / 6.0 * (frames + ref_frames) / 2
+            q = step * step / 12.0 if self.dithered(s) else 1.0 / 6.0 * (frames + ref_frames) / 2
             v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor + adc_error
                       + (loose[s][wide] if s in loose else 0.0))
         chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
@@ -245,10 +262,7 @@ class Inference(Reachable, Alternatives):
         physical stacks `ref_stacks`; `amendable`: the last move was provisional (`candidates`)."""
         values = snapshot.values
         occ = self.occupancy(values)
-        cal = self.model.cal
-        moved = frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
-                          > 3.0 * cal.noise[s] * (1.0 / snapshot.frames + 1.0 / ref_frames) ** 0.5
-                          + 0.03 * cal.codes_per_mt)
+        moved = self.changed(values, snapshot.frames, ref, ref_frames)
         cands = self.candidates(board, pending, occ, values, moved, amendable)
         if not cands:
             expected = {s for s in range(N_SPACES) if board.height(s)} | set(pending)

@@ -56,6 +56,7 @@ class Questions:
         self.answer: int | None = None
         self.lifted: set[int] = set()
         self.unsure_since: float | None = None
+        self.seen = None  # the last snapshot read unsure (`moved_on`)
         # Unsure, a stack not set down fitted best on a board still for `hold_s`: no landing
         # is taken unseen (`set_down_unseen`) until the board is sure again.
         self.doubted = False
@@ -104,6 +105,22 @@ class Questions:
         self.ask(st, rivals, candidates=d.candidates)
         return None
 
+    def moved_on(self, snap) -> None:
+        """Still unsure: when readings that noise does not dither (`Inference.dithered`) show
+        the board changed since it was last read unsure, a hand has carried a stack on, and the
+        wait starts again from this still moment. Such readings cannot tell a stack held still
+        in the air (a glance above its source) from one set on a tall stack, so the board is
+        unsure over every glance; carried on and paused just above where it lands, the stack
+        is not one a hand has held still for long. (Otherwise a still board that only looked
+        creeping or spiked for a moment is still the same question.)"""
+        seen, self.seen = self.seen, snap
+        inf = self.inference
+        if self.unsure_since is None or seen is None:
+            return
+        changed = inf.changed(snap.values, snap.frames, seen.values, seen.frames)
+        if any(not inf.dithered(s) for s in changed - inf.unreliable):
+            self.unsure_since = snap.stable_since
+
     def stands(self, d: Decision, snap):
         """The only doubt is whether the move just recorded landed or its stack is still held
         above the board: once the board has been still for longer than a hand holds a stack
@@ -141,9 +158,14 @@ class Questions:
         that would read plainly on its own space (more than `UNSEEN_MT`). Else None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
+        landed = min((c.chi2 for c in rivals if c.kind == "commit"), default=None)
         if (best is not None and best.kind in HELD_KINDS
-                and snap.time - snap.stable_since >= self.inference.hold_s):
-            self.doubted = True  # no hand hovers that long: held, or knocked aside
+                and snap.time - snap.stable_since >= self.inference.hold_s
+                and (landed is None or landed - best.chi2 >= self.inference.hover_margin)):
+            # No hand hovers that long: held, or knocked aside. (Not when a landing fits
+            # about as well: readings too coarse to tell a stack held high from one set on
+            # a tall stack say neither.)
+            self.doubted = True
         ply = best.plies[-1] if best is not None and best.plies else None
         if (best is None or best.kind != "commit" or best.amends or ply is None
                 or not ply.is_move or best.pending or best.board.last_removed or any(
