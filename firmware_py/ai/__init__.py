@@ -36,12 +36,14 @@ from .search import SearchResult, Searcher
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
 DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time on the development machine with other work
-# running: for comparing levels by matches independent of load. They are 1.17x ai.classic's
-# (20k for level 3), its speed ratio when they were set (bench_ai --only speed: 52-53k against
-# 44-45k nodes a CPU second, the median over 16 positions). Without frontier pruning it
-# measures 1.45-1.53x (67-72k against 45-47k), but the extra nodes are cheap leaves: at 1.49x
-# the nodes a match took 1.23x ai.classic's time a ply (README). Kept, so figures compare.
-LEVEL_NODES = {1: 2_340, 2: 9_360, 3: 23_400, 4: 70_200, 5: 234_000}
+# running: for comparing levels by matches independent of load. They are 1.45x ai.classic's
+# (20k for level 3): its speed in the moving phase, where a level's time goes. `bench_ai
+# --only speed`: 1.46x (66.5k against 45.4k nodes a CPU second; 1.45-1.53x in earlier runs);
+# `bench_ai --only pace --budget-scale 0.15` (10 games between them): at these budgets 52.5 ms
+# a move each (1.0x), at 1.17x (3510 nodes against 3000) 0.81x ai:classic's time a move. The
+# 1.17x was its ratio with frontier pruning; the 1.23x time a ply of a match at 1.49x (README)
+# counted the placements, which take neither engine its time (6.1 and 2.5 ms a placement).
+LEVEL_NODES = {1: 2_900, 2: 11_600, 3: 29_000, 4: 87_000, 5: 290_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
 LEVEL_DEPTHS = {1: 1, 2: 3}

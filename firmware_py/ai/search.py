@@ -46,7 +46,10 @@ _UNKNOWN = object()
 # out after PrimaDvonna matches (README; 60 games, 0.5 s a move) scored 13-1-46 (22.5 %, mean
 # margin -10.0) without it against 10-0-50 (16.7 %, -15.2) with it: a static value misses
 # moves that cut stacks off. At equal nodes against the search with it (3510 a move, own
-# placements, 60 games, seed 7): 28-0-32.
+# placements, 60 games, seed 7): 28-0-32. Pruning quiet nodes only (commit a42170f, ai.quiet:
+# none where a move cuts stacks off or carries a DVONN piece) was within chance against
+# ai:classic (87.3 %, 87.8 % and 85.0 % from own placements where none had 86.5 %) and lost against
+# PrimaDvonna too: 5-3-52 and 5-1-54 where none had 11-1-48 the same day (README).
 # Late move reductions: at depth >= LMR_DEPTH, a quiet move after the first LMR_AFTER (and
 # after the table move, captures and killers) is searched one ply shallower first, and again
 # at full depth only if it beats alpha. A move that cuts stacks off is not quiet: never

@@ -5,8 +5,9 @@
     python -m firmware_py.tools.bench_ai --only ladder --ladder-games 20 --levels 1-3 --json
     nice -n 10 python -m firmware_py.tools.bench_ai --only classic --classic-games 100
     nice -n 19 python -m firmware_py.tools.bench_ai --only speed --before main   # a speed-up
+    nice -n 19 python -m firmware_py.tools.bench_ai --only pace --pace-games 10 --budget-scale 0.15
 
-Five measurements, the targets of issues 8 and 15:
+Six measurements, the targets of issues 8 and 15 and what the node budgets rest on:
   default  the default level, on its clock, against `random` (target >= 99 % wins) and
            `greedy` (target >= 90 % wins)
   pi       the default level with the node budget a Pi gets in its time (PI_SLOWDOWN times
@@ -24,6 +25,10 @@ Five measurements, the targets of issues 8 and 15:
            16 moving-phase positions (the median; what LEVEL_NODES, the node budgets worth a
            level's time here, rest on); with --before REV, also the engine of that git
            revision of this repository (a speed-up measured in one run, on the same load)
+  pace     CPU time a ply of the default level and of ai:classic, each with its node budget,
+           in games between them (tables and caches kept from move to move, as in play),
+           placements and moves apart: how many times ai:classic's nodes the new engine
+           searches in the same time where a level's time goes, the moves
 Prints one line per match (and with --json one object per match), so partial runs count.
 """
 
@@ -94,6 +99,44 @@ def speed(nodes: int = SPEED_NODES, count: int = SPEED_POSITIONS, seed: int = 1,
         out.update(before=before, before_nodes_per_cpu_s=round(med["before"]),
                    ratio_to_before=round(med["new"] / med["before"], 3))
     return out
+
+
+def pace(games: int = 10, scale: float = 1.0, seed: int = 1) -> dict:
+    """CPU milliseconds a placement and a move of the default level and of ai:classic, with
+    their level node budgets times `scale`, over `games` games between them (colours
+    alternating), and the new engine's nodes relative to ai:classic's at equal time a move."""
+    from ..players import AIPlayer, ClassicPlayer
+    from ..rules import N_PLACEMENTS, PASS, Board
+
+    d = ai.DEFAULT_LEVEL
+    budgets = {"new": level_nodes(d, scale), "classic": level_nodes(d, scale, classic.LEVEL_NODES)}
+    spent = {(name, phase): [0, 0.0] for name in budgets for phase in ("placement", "move")}
+    for g in range(games):
+        new = AIPlayer(d, seed * 1000 + g, nodes=budgets["new"])
+        old = ClassicPlayer(d, seed * 1000 + g, nodes=budgets["classic"])
+        sides = (("new", new), ("classic", old)) if g % 2 == 0 else (("classic", old), ("new", new))
+        board = Board()
+        while not board.is_over():
+            if board.legal_plies() == [PASS]:
+                board.push(PASS)  # no choice: neither engine thinks
+                continue
+            name, player = sides[board.turn]
+            t0 = time.process_time()
+            ply = player(board)
+            tally = spent[name, "placement" if board.ply_count < N_PLACEMENTS else "move"]
+            tally[0] += 1
+            tally[1] += time.process_time() - t0
+            board.push(ply)
+    ms = {k: 1000 * t / max(n, 1) for k, (n, t) in spent.items()}
+    ratio = ms["new", "move"] / max(ms["classic", "move"], 1e-9)
+    return {"match": "pace", "games": games, "new_nodes": budgets["new"],
+            "classic_nodes": budgets["classic"],
+            "new_ms": {"placement": round(ms["new", "placement"], 1),
+                       "move": round(ms["new", "move"], 1)},
+            "classic_ms": {"placement": round(ms["classic", "placement"], 1),
+                           "move": round(ms["classic", "move"], 1)},
+            "move_time_ratio": round(ratio, 2),
+            "nodes_ratio_at_equal_time": round(budgets["new"] / budgets["classic"] / ratio, 2)}
 
 
 def revision_engine(rev: str):
@@ -175,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="multiply every node budget by F (e.g. 0.15: quicker matches, the "
                         "same ratios between the players)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--only", choices=("default", "pi", "ladder", "classic", "speed"))
+    p.add_argument("--only", choices=("default", "pi", "ladder", "classic", "speed", "pace"))
+    p.add_argument("--pace-games", type=int, default=10, help="games for pace (default 10)")
     p.add_argument("--before", metavar="REV",
                    help="speed: also measure the engine of this git revision (e.g. main)")
     p.add_argument("--levels", metavar="LOW-HIGH", default=None,
@@ -210,6 +254,16 @@ def main(argv: list[str] | None = None) -> int:
               f"{'speed':36} nodes per CPU second, median of {r['positions']} positions: new "
               f"{r['new_nodes_per_cpu_s']}, ai:classic {r['classic_nodes_per_cpu_s']} "
               f"({r['ratio']}x){before}", flush=True)
+    if args.only in (None, "pace"):
+        if args.pace_games < 1:
+            p.error(f"--pace-games {args.pace_games}: must be at least 1")
+        r = pace(args.pace_games, args.budget_scale, args.seed)
+        print(json.dumps(r) if args.json else
+              f"{'pace':36} CPU ms a placement / a move over {r['games']} games: new "
+              f"{r['new_ms']['placement']} / {r['new_ms']['move']} ({r['new_nodes']} nodes), "
+              f"ai:classic {r['classic_ms']['placement']} / {r['classic_ms']['move']} "
+              f"({r['classic_nodes']} nodes): moves {r['move_time_ratio']}x the time, "
+              f"{r['nodes_ratio_at_equal_time']}x the nodes at equal time", flush=True)
     for name, first, second, n, shared in matches(args.games, args.ladder_games, args.only,
                                                   levels, args.classic_games,
                                                   args.budget_scale):
