@@ -139,6 +139,7 @@ class Announcer:
         self._remove: tuple = ()
         self._hint = None
         self._low = False
+        self._ended: list[Ply] | None = None  # the plies when the end was said
 
     def observe(self, state) -> None:
         board = state.board
@@ -180,6 +181,8 @@ class Announcer:
         same = 0
         while same < min(len(old), len(now)) and old[same] == now[same]:
             same += 1
+        if old[same:]:
+            self._ended = None  # taken back: the end, reached again, is said again
         for ply in reversed(old[same:]):
             if not ply.is_pass:
                 self.speaker.say(_("taken back: {ply}").format(ply=ply_words(ply)), "takeback")
@@ -199,7 +202,9 @@ class Announcer:
         if mode == "removing" and set(remove) - set(self._remove):  # (not each one taken off)
             self.speaker.say(removal_phrase(remove), "remove")
         elif mode == "over" and self._mode != "over":
-            self.speaker.say(end_phrase(state.board, line), "end")
+            if self._ended != self._plies:  # (not again for a last move left open, re-shown)
+                self.speaker.say(end_phrase(state.board, line), "end")
+            self._ended = list(self._plies)
         elif mode in SPOKEN_MODES and line and (mode, line) != (self._mode, self._line):
             self.speaker.say(line, SPOKEN_MODES[mode])
         self._mode, self._line, self._remove = mode, line, remove

@@ -18,7 +18,8 @@ from .rules import N_PLACEMENTS, PASS, Board, Ply
 from .spaces import N_SPACES
 
 # How far the last recorded move may still change (`Reachable.candidates`' `amendable`): not
-# at all; its stack set down elsewhere; or that, with the next player's stack lifted since;
+# at all; its stack set down elsewhere; or that, with the next player's stack lifted since (or
+# the move taken back, with the same player's next stack lifted since);
 # AMEND_CLEARED: as AMEND_LAST, also once the stacks it cut off have begun to be cleared (a
 # final move in doubt: the board reads differently where it went or could have gone).
 AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT, AMEND_CLEARED = 0, 1, 2, 3
@@ -217,6 +218,15 @@ class Reachable:
                     out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")]
                     for c in out[start:]:
                         c.amends = True
+            if amendable == AMEND_THEN_NEXT:
+                # ... or set back on its source (a move taken while its stack may still have
+                # been in the hand), the same player's next stack lifted or moved at once.
+                start = len(out)
+                visit(prev, (), ppend)
+                out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")
+                               and (c.plies[0].src if c.plies else c.src) != last.src]
+                for c in out[start:]:
+                    c.amends = True
             for kind, bd, plies, pend in options:
                 stacks = physical(bd, pend, frozenset())
                 if kind == "lifted":

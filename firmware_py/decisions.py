@@ -29,7 +29,9 @@ Before that, `went_on` tries the meanings in which the last move's stack was set
 elsewhere and the next stack lifted at once. `resolve(cand)` records the answer to a question
 (a confirm, or a lift and set-back): the same recording as a commit, or an error for an
 illegal landing; an answer given by a lift is first checked against the board read afresh
-(`answer_fits`).
+(`answer_fits`), unless the question was about the board as it stands. A match that reads far
+off where the final last move could have gone instead has that move's alternatives checked
+first (`_misread_last`).
 
 `Decisions` is a collaborator the controller owns: it keeps the cut-off stacks still on the
 board (`pending`) and the decision last acted on (`last`), works through the controller's
@@ -39,6 +41,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
+from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .questions import HELD_KINDS
 from .rules import Board
@@ -84,6 +87,8 @@ class Decisions:
             # move as recorded among the answers.
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
+        if kind == "match" and self._misread_last(st, d.best, snap):
+            return
         if kind != "ambiguous":
             self.questions.sure()
         if (kind == "commit" and st.mode == "asking" and self.questions.rivals
@@ -92,6 +97,13 @@ class Decisions:
             # Asked whether it landed at all: readings that merely firm up while the board
             # stays as it is are no answer (a stack knocked beside a space reads more like a
             # landing the longer it is averaged); the player's answer, or a change, decides.
+            return
+        if (kind in HELD_KINDS and st.mode == "asking" and self.questions.whether
+                and snap.stable_since == self.questions.still
+                and d.best.src in self.questions.sources()):
+            # ... nor, on the still board it was asked on, that the stack asked about is in
+            # the hand after all (a stack lying near explains a faint landing better the longer
+            # it is averaged): the question stays.
             return
         if kind in ("match", "commit"):
             best = d.best
@@ -172,7 +184,32 @@ class Decisions:
         it may be taken as it stands (which keeps that move), check the move's alternatives.
         One fitting about as well as the move as recorded is asked about (the move is final:
         never changed on readings alone); when none does, the board is shown as it was."""
-        stands = d.best
+        if self._ask_alternatives(st, d.best, snap):
+            return
+        if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
+            self.take_as_is(st, d.best, snap)
+
+    def _misread_last(self, st, stands, snap) -> bool:
+        """The board stands as the game says and fits well enough overall (`stands`: a
+        match), but reads far off where the last move, now final, could have gone instead
+        (one sensor beyond `inference.Z_LIMIT`: a hand that paused over one space, and set
+        the stack down on another as the next stack was touched). Before the reference
+        takes those readings in for good, the move's alternatives are checked: one that fits
+        about as well is asked about (True). (Its own landing settling is no such doubt.)"""
+        if (stands.amends or stands.plies or self.recorder.provisional
+                or self.mismatch.cleared == snap.stable_since):
+            return False
+        last = st.board.move_stack[-1] if st.board.move_stack else None
+        elsewhere = last_move_spaces(st.board) - ({last.src, last.dst} if last else set())
+        if not elsewhere or not set(self.reference.misfits(self.inference, stands, snap)
+                                    ) & elsewhere:
+            return False
+        return self._ask_alternatives(st, stands, snap)
+
+    def _ask_alternatives(self, st, stands, snap) -> bool:
+        """The final last move in doubt: its alternatives (`AMEND_CLEARED`) scored on `snap`;
+        one fitting about as well as `stands` (the move as recorded) is asked about (True).
+        When none does, this still board is `cleared` (not checked again)."""
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
@@ -182,15 +219,14 @@ class Decisions:
             if st.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
                 self.last = Decision("ambiguous", stands, [stands, amends[0]], again.candidates)
-                return
+                return True
         self.mismatch.cleared = snap.stable_since
-        if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
-            self.take_as_is(st, d.best, snap)
+        return False
 
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the
         next stack lifted before the board was still in between): the meanings in which it
-        did are tried (`AMEND_THEN_NEXT`), in three cases. Returns the decision to act on (`d`
+        did are tried (`AMEND_THEN_NEXT`), in four cases. Returns the decision to act on (`d`
         itself when they change nothing).
 
         - The move is still open and the board reads a ply after it: when one of those
@@ -204,6 +240,10 @@ class Decisions:
           like a landing), but nothing fits with the move as recorded: when the board fits
           only with the move landed elsewhere and the next stack still in the hand, the move
           stays open until that stack is set down (nothing is recorded while a stack is held).
+        - The move is still open and nothing at all stands as it leaves the board (its stack,
+          taken while it may still have been in the hand, set back on its source as the same
+          player's next stack is lifted): with the move taken back, that stack in the hand
+          keeps the move open until it is set down, which decides.
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
@@ -213,18 +253,26 @@ class Decisions:
         # (A stack lifted that may not move after the move as recorded: the move's own
         # destination, say, which is the next player's to move once the move went elsewhere.)
         barred = still_open and d.kind == "badlift"
-        if not (on_top or barred or made_final and d.kind not in ("match", "commit", "lifted")):
+        # (Nothing at all stands as the move as recorded leaves it: its stack set back on its
+        # source, say, and the same player's next stack lifted at once.)
+        lost = still_open and d.kind == "unexplained" and d.best is None
+        if not (on_top or barred or lost
+                or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
+        if lost and again.best is not None and again.best.amends:
+            rec.carried = True  # its stack seen again (on its source): no longer unseen
+            if again.kind == "lifted":
+                rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
             if held is not None or made_final:
                 return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
-        if again.kind == "commit" and (st.mode == "asking" or best.chi2 - again.best.chi2
-                                       < 2 * self.inference.margin):
+        if again.kind == "commit" and best is not None and (
+                st.mode == "asking" or best.chi2 - again.best.chi2 < 2 * self.inference.margin):
             # A recorded move changed on readings alone needs clear evidence (a hand that
             # went on at once leaves a board only just still), and never while a question
             # about it is open: asked, the move as recorded among the answers.
@@ -254,11 +302,17 @@ class Decisions:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
         says; but the hand may have set a stack down meanwhile where nothing was lit (then
         lifted a lit one to show its own last landing). False when the board, read afresh,
-        fits another meaning clearly better (by twice the margin): that is no answer. The stack
-        lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
+        fits another meaning clearly better (by twice the margin): that is no answer; always
+        True for a question about the board as it stands (`Questions.ask_as_it_stands`). The
+        stack lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
         if self.questions.answer is not None:  # lifted and set back: never where it stood
             self.reference.reseat(self.questions.answer)
+        if self.questions.as_it_stands:
+            # Asked because it reads differently from the model (those spaces named): the
+            # answer takes the board as it stands, as confirm does; read afresh, anything
+            # whose ranges cover those misfits (a stack lying near) would fit better.
+            return True
         d = self.reference.explain(self.inference, st.board, self.pending, snap,
                                    amendable=amendable)
         mine = next((c for c in d.candidates if c.key == cand.key), None)

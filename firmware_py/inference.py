@@ -227,6 +227,19 @@ class Inference(Reachable, Alternatives):
             cand.chi2 = chi2
         return max((z for z, _ in zs), default=0.0)
 
+    def _leans_on_lying(self, cands: list[Candidate]) -> bool:
+        """The best (`cands` sorted) is a stack knocked aside that fits only by what it may add
+        lying near (the same stack plain in the hand fits worse by the margin): a landing on
+        one of those neighbours may have nudged the stack below, an unknown its strict score
+        does not allow. Then every candidate gets the second look's unknowns too."""
+        best = cands[0]
+        if not best.free:
+            return False
+        plain = [c.chi2 for c in cands if c.kind == best.kind and c.src == best.src
+                 and c.plies == best.plies and c.amends == best.amends
+                 and c.hover is None and not c.free]
+        return bool(plain) and min(plain) - best.chi2 > self.margin
+
     def second_look(self, cands, values, frames, ref, ref_frames, ref_stacks, age_s):
         """Nothing fits: score every candidate again with what no board tells left open for
         the pieces each one moves (where they sit, how far a landing pushed the stack below:
@@ -285,7 +298,7 @@ class Inference(Reachable, Alternatives):
             self.score(held, values, snapshot.frames, ref, ref_frames, ref_stacks, age_s, None,
                        memo)
             cands = sorted(cands + held, key=lambda c: c.chi2)
-        looked = cands[0].chi2 > self.fit_limit
+        looked = cands[0].chi2 > self.fit_limit or self._leans_on_lying(cands)
         if looked:
             cands = self.second_look(cands, values, snapshot.frames, ref, ref_frames,
                                      ref_stacks, age_s)

@@ -35,6 +35,10 @@ HELD_KINDS = ("lifted", "relift")
 LANDINGS = ("commit", "illegal")
 HELD_AFTER = 5.0
 """`Questions.held_s` in `ask_after_s`: no hand holds a stack still for 5 s."""
+UNSEEN_MT = 1.0
+"""A landing taken unseen (`Questions.set_down_unseen`) adds at most this on its own space (a
+piece on a stack of three or more): one that would read plainly there, and does not, was not
+set down there (on a rough board a stack nudged by a landing elsewhere can hide one)."""
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
 
@@ -63,6 +67,7 @@ class Questions:
         self.doubted = False
         self.unsure_of_move = False  # ... and a rival then changed the recorded move
         self.whether = False  # the question is whether a stack landed at all
+        self.still: float | None = None  # ... asked on this still board (its stable_since)
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
@@ -97,6 +102,7 @@ class Questions:
             # until no hand holds a stack that still for that long, `held_s`.)
             if (snap.time - self.unsure_since >= (self.held_s if aloft else wait)
                     and self._ask_landings(st, d, ("commit",) if aloft else LANDINGS)):
+                self.still = snap.stable_since
                 return None
             if lifted and st.mode != "lifted":
                 return lifted[0]
@@ -126,13 +132,14 @@ class Questions:
         if d.best.amends:  # the recorded move's stack read as lifted again: as it stands too
             stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
             d = Decision(d.kind, d.best, list(d.rivals) + stands, d.candidates)
-        if self._ask_landings(st, d, ("commit",)):
-            return True
+        asked = self._ask_landings(st, d, ("commit",))
         stands = [c for c in d.rivals if c.kind == "match" and landing(c) is not None]
-        if stands:  # no other landing fits: whether it landed as recorded
+        if not asked and stands:  # no other landing fits: whether it landed as recorded
             self.ask(st, stands, single=True, candidates=d.candidates)
-            self.whether = st.mode == "asking"
-        return bool(stands) and self.whether
+            self.whether = asked = st.mode == "asking"
+        if asked:
+            self.still = snap.stable_since
+        return asked
 
     def moved_on(self, snap) -> None:
         """Still unsure: when readings that noise does not dither (`Inference.dithered`) show
@@ -183,8 +190,8 @@ class Questions:
         about, `Recorder.unseen`).
         A move that cuts stacks off is asked about (their removal would be asked for at once),
         and so is one that a stack knocked aside explains nearly as well (`hover_margin`: a
-        knock is a mistake, put right by pushing the stack back, not a move to record). Else
-        None."""
+        knock is a mistake, put right by pushing the stack back, not a move to record), and one
+        that would read plainly on its own space (more than `UNSEEN_MT`). Else None."""
         rivals = d.rivals
         best = rivals[0] if rivals else None
         landed = min((c.chi2 for c in rivals if c.kind == "commit"), default=None)
@@ -203,10 +210,21 @@ class Questions:
             return None
         if any(c.free and c.chi2 - best.chi2 < self.inference.hover_margin for c in rivals):
             return None  # a stack knocked aside (a mistake: then pushed back) about as likely
+        if abs(self._own(best.board, ply)) > UNSEEN_MT * self.cal.codes_per_mt:
+            return None  # it would read plainly: not faint, not there (asked)
         since = snap.stable_since if self.unsure_since is None else self.unsure_since
         if self.doubted or snap.time - since < self.inference.hold_s:
             return None
         return best
+
+    def _own(self, board, ply) -> float:
+        """Codes the move `ply`, the last on `board`, adds on its own landing space."""
+        before = board.copy()
+        before.pop()
+        below = before.height(ply.dst)
+        model = self.inference.model
+        return sum(model.piece_own(ply.dst, kind, below + i)
+                   for i, kind in enumerate(before.stack(ply.src)))
 
     def _ask_landings(self, st, d: Decision, kinds=LANDINGS) -> bool:
         """Ask about the landings (of `kinds`) that fit best ("did you land on it?" is a fair
@@ -345,6 +363,10 @@ class Questions:
             return None
         same = self.inference.occupancy(snap.values) == self.faults.seen(cand.stacks)
         return snap if same else None
+
+    def sources(self) -> set:
+        """The spaces the moves asked about were lifted from."""
+        return {c.plies[-1].src for c in self.rivals if c.plies and c.plies[-1].is_move}
 
     def spaces(self) -> list:
         """The asked space of each rival, in order."""
