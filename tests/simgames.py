@@ -3,7 +3,7 @@
 import random
 
 from firmware_py.controller import Controller
-from firmware_py.rules import Board
+from firmware_py.rules import Board, Ply
 from dvonn_sim.board import SimBoard
 from dvonn_sim.params import Params
 
@@ -43,3 +43,17 @@ def resume(board: Board, seed: int, noise: str = "default"):
     run(sim, c, 0.5)
     assert c.state.mode == "idle"
     return sim, c
+
+
+def tall_landing(seed: int, height: int) -> tuple[Board, Ply]:
+    """Random placements, 10-29 random moves, then the first legal move onto a stack at least
+    `height` tall that cuts nothing off (seeded)."""
+    rnd = random.Random(seed)
+    board = Board()
+    while board.phase == 1:
+        board.push(rnd.choice(board.legal_plies()))
+    for _ in range(rnd.randrange(10, 30)):
+        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
+    ply = next(p for p in board.legal_plies()
+               if p.is_move and board.height(p.dst) >= height and not board.isolated_by(p))
+    return board, ply

@@ -5,37 +5,31 @@ knocked aside beside its source. A board still for longer than anyone holds a st
 answer (a lift and set-back, or confirm) records the move. Before, it showed the stack in the
 hand for as long as the board stayed still. Simulated time only."""
 
-import random
-
 import pytest
 
-from firmware_py.rules import Board, Ply
-from tests.simgames import resume, run
+from tests.simgames import resume, run, tall_landing
 
-
-def tall_landing(seed: int) -> tuple[Board, Ply]:
-    """Random placements, 10-29 random moves, then the first legal move onto a stack at least
-    three tall that cuts nothing off (seeded)."""
-    rnd = random.Random(seed)
-    board = Board()
-    while board.phase == 1:
-        board.push(rnd.choice(board.legal_plies()))
-    for _ in range(rnd.randrange(10, 30)):
-        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
-    ply = next(p for p in board.legal_plies()
-               if p.is_move and board.height(p.dst) >= 3 and not board.isolated_by(p))
-    return board, ply
 
 
 def set_down_and_left(seed: int):
     """The move set down and the board left alone for 10 s; the modes seen meanwhile."""
-    board, ply = tall_landing(seed)
+    board, ply = tall_landing(seed, 3)
     sim, c = resume(board, seed)
     sim.hand.lift(ply.src)
     sim.hand.put(ply.dst)
     modes = []
     run(sim, c, 10.0, watch=lambda c: modes.append((c.state.mode, c.state.board.ply_count)))
     return sim, c, board, ply, modes
+
+
+def answer_landed(sim, c, ply, how: str) -> None:
+    """The player answers that `ply` landed: its stack lifted and set back, or confirm."""
+    if how == "lift":
+        sim.hand.lift(ply.dst)
+        sim.hand.put(ply.dst)
+    else:
+        c.button("confirm")
+    run(sim, c, 5.0)
 
 
 # d5f5 onto five (48: d5 read as knocked aside), b3d3 onto four (163: the best landing read
@@ -47,12 +41,7 @@ def test_a_stack_set_down_but_read_as_never_set_down_is_asked_about(seed, answer
     assert "lifted" in [m for m, _ in modes]  # read as not set down
     assert all(n == board.ply_count for _, n in modes)  # never taken on that evidence
     assert c.state.mode == "asking" and c.state.ask == [ply.dst]
-    if answer == "lift":
-        sim.hand.lift(ply.dst)
-        sim.hand.put(ply.dst)
-    else:
-        c.button("confirm")
-    run(sim, c, 5.0)
+    answer_landed(sim, c, ply, answer)
     assert c.state.board.move_stack == board.move_stack + [ply]
     assert c.state.mode == "idle"
 
@@ -63,19 +52,14 @@ def test_a_recorded_move_read_as_lifted_again_for_long_is_asked_about_as_it_stan
     # landing fits: asked whether it landed on e2 as recorded; either answer keeps it, final.
     sim, c, board, ply, modes = set_down_and_left(104)
     assert c.state.mode == "asking" and c.state.ask == [ply.dst]
-    if answer == "lift":
-        sim.hand.lift(ply.dst)
-        sim.hand.put(ply.dst)
-    else:
-        c.button("confirm")
-    run(sim, c, 5.0)
+    answer_landed(sim, c, ply, answer)
     assert c.state.board.move_stack == board.move_stack + [ply]
     assert c.state.mode == "idle" and not c.recorder.provisional
 
 
 def test_a_stack_held_still_for_long_is_asked_about_but_never_taken():
     # d5 held still in the hand for 10 s, never set down: asked about f5, never recorded.
-    board, ply = tall_landing(48)
+    board, ply = tall_landing(48, 3)
     sim, c = resume(board, 48)
     sim.hand.lift(ply.src)
     counts = []

@@ -4,33 +4,18 @@ left open (however long the board then stays still) until another stack is touch
 stack was still in the hand after all, setting it back on its source takes the move back, and
 setting it down elsewhere is asked about (the move as recorded among the answers). Simulated time only."""
 
-import random
-
 import pytest
 
-from firmware_py.rules import Board, Ply
-from tests.simgames import resume, run
+from firmware_py.rules import Ply
+from tests.simgames import resume, run, tall_landing
 from tests.test_controller_amend import Store
 from tests.test_controller_held import position
 
 
-def tall_landing(seed: int) -> tuple[Board, Ply]:
-    """The position `find` chose for `seed`: some random moves after random placements, and its
-    first legal move onto a stack at least four tall that cuts nothing off."""
-    rnd = random.Random(seed)
-    board = Board()
-    while board.phase == 1:
-        board.push(rnd.choice(board.legal_plies()))
-    for _ in range(rnd.randrange(10, 30)):
-        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
-    ply = next(p for p in board.legal_plies()
-               if p.is_move and board.height(p.dst) >= 4 and not board.isolated_by(p))
-    return board, ply
-
 
 def set_down_unseen(seed: int):
     """The landing set down and left alone for 5 s; whether it was ever taken as unseen."""
-    board, ply = tall_landing(seed)
+    board, ply = tall_landing(seed, 4)
     sim, c = resume(board, seed)
     store = Store(c)
     unseen, modes = [], []
