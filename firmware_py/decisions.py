@@ -77,14 +77,18 @@ class Decisions:
         # (A move taken unseen, its stack not seen back in the hand since: as weakly read.)
         unseen = self.recorder.unseen and not self.recorder.carried
         if kind == "commit" and d.best.amends and (
-                unsure is not None or unseen
+                unsure is not None or unseen or self.recorder.asked_about
                 or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin):
             # The board, still since, was unsure whether the recorded move had landed as it
             # stands: readings that merely firm up do not change it (a rough board's faint
             # misfits grow with every frame averaged). Nor does a change that the move as
             # recorded explains nearly as well (a stack set back off its place after a lift
             # reads a little like a landing elsewhere): it needs clear evidence. Asked, the
-            # move as recorded among the answers.
+            # move as recorded among the answers. (So too for a move whose landing was asked
+            # about and the player went on without answering: the readings that asked have
+            # not become an answer; the move as recorded with the next ply is the other one.)
+            stands = stands or [c for c in d.candidates if c.kind == "commit"
+                                and not c.amends][:1]
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
         if kind == "match" and self._misread_last(st, d.best, snap):
@@ -167,6 +171,8 @@ class Decisions:
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:
                 self._show_held(st, held)
+            if st.mode == "asking" and any(c.amends for c in self.questions.rivals):
+                self.recorder.asked_about = True
         else:
             verdict = self.mismatch.unexplained(st, d, snap, self.pending)
             if verdict == "held":

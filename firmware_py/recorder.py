@@ -62,6 +62,8 @@ class Recorder:
         # Taken although its stack might still be in the hand (`Questions.set_down_unseen`):
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
+        # Its landing was asked about and not answered: never changed on readings alone.
+        self.asked_about = False
 
     def held_still(self) -> None:
         """The board has stood still for longer than a hand hovers: a landing that may have been

@@ -1,6 +1,6 @@
-"""Held-out games where nobody had looked (issue 19): the default board with mistakes and the
-rough board beyond seed 72. Each game below recorded a wrong ply, stalled, or left its last
-ply unrecorded before. Simulated time only."""
+"""Held-out games where nobody had looked (issue 19): the default board with mistakes, the
+rough board beyond seed 72, other noise levels. Each game below recorded a wrong ply, stalled,
+or left its last ply unrecorded before. Simulated time only."""
 
 import pytest
 
@@ -39,5 +39,14 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
 ])
 def test_a_landing_in_doubt_is_recorded_as_it_was_played(seed, preset, adc_bits):
     r = play_game(seed=seed, preset=preset, adc_bits=adc_bits, mistakes=0.3)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_move_asked_about_and_not_answered_is_not_changed_on_readings_alone():
+    # Rough 12-bit, no sensor noise: e4d4 read more like e4d3 and was asked about ("d4, d3,
+    # e3, f5?"); the player went on without answering (e1 lifted by mistake, then h4g3), and
+    # the board took e4d3 with h4g3 on the readings that had asked: a wrong ply, then stuck.
+    r = play_game(seed=205, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
