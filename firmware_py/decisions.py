@@ -43,7 +43,7 @@ from __future__ import annotations
 from .i18n import _
 from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
-from .questions import HELD_KINDS
+from .landing_wait import HELD_KINDS
 from .rules import Board
 from .spaces import SPACES
 
