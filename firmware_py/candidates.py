@@ -92,6 +92,11 @@ class Decision:
     illegal_lift: list[int] = field(default_factory=list)
     provisional: bool = False
 
+    def as_recorded(self) -> list[Candidate]:
+        """The candidate of the board standing as the game records it (a 'match' that does
+        not change the last move), as a list of at most one."""
+        return [c for c in self.candidates if c.kind == "match" and not c.amends][:1]
+
 
 class Reachable:
     """The candidates' half of `inference.Inference` (a mixin: it needs the inference's

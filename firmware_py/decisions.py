@@ -73,7 +73,7 @@ class Decisions:
         kind = d.kind
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
-        stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
+        stands = d.as_recorded()
         # (A move taken unseen, its stack not seen back in the hand since: as weakly read.)
         unseen = self.recorder.unseen and not self.recorder.carried
         if kind == "commit" and d.best.amends and (

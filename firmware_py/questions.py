@@ -117,8 +117,7 @@ class Questions(LandingWait):
                 or snap.time - snap.stable_since < self.held_s):
             return False
         if d.best.amends:  # the recorded move's stack read as lifted again: as it stands too
-            stands = [c for c in d.candidates if c.kind == "match" and not c.amends][:1]
-            d = Decision(d.kind, d.best, list(d.rivals) + stands, d.candidates)
+            d = Decision(d.kind, d.best, list(d.rivals) + d.as_recorded(), d.candidates)
         asked = self._ask_landings(st, d, ("commit",))
         stands = [c for c in d.rivals if c.kind == "match" and landing(c) is not None]
         if not asked and stands:  # no other landing fits: whether it landed as recorded
