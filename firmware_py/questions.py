@@ -102,7 +102,9 @@ class Questions(LandingWait):
                 return lifted[0]
             return None
         self.unsure_since = None
-        self.ask(st, rivals, candidates=d.candidates)
+        # (One meaning alone: a change to the recorded move held back for the player's word,
+        # the move as recorded ruled out by the board: "did you land on it?")
+        self.ask(st, rivals, single=len({c.key for c in rivals}) == 1, candidates=d.candidates)
         return None
 
     def held_long(self, st, d: Decision, snap) -> bool:

@@ -65,3 +65,14 @@ def test_a_move_read_as_gone_elsewhere_stays_open_until_the_board_says_where(see
     r = play_game(seed=seed, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone():
+    # Rough 12-bit, bad noise: f1 lifted by mistake and held, f1g2 taken unseen; f1 set back
+    # and f3 set down on g4 at once. f1g2 had been asked about unanswered, so f3g4 instead
+    # needed the player's word, but f1g2 no longer fitted at all: one meaning, nothing
+    # asked, and the board showed f3 in the hand for good. Now: "did you land on g4?"
+    r = play_game(seed=213, noise="bad", preset="rough", adc_bits=12, mistakes=0.3,
+                  max_plies=72)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
