@@ -128,8 +128,6 @@ class Decisions:
                 self.recorder.provisional = d.provisional or (
                     snap.time - snap.stable_since < self.inference.hold_s
                     and st.board.move_stack[-1].is_move)
-            else:
-                self.recorder.stood = True  # the open move read standing as recorded
             ref.learn_placements(best, before, before_stacks, snap)
             self.pending = {r: best.stacks[r] for r in best.pending}
             same = best.stacks == ref.stacks  # then keep the object: its model cache
@@ -279,12 +277,10 @@ class Decisions:
             held = self._still_held(again)
             if held is not None or made_final:
                 return held or d
-        if (on_top and not rec.stood and again.kind == "ambiguous" and not again.best.amends
+        if (on_top and again.kind == "ambiguous" and not again.best.amends
                 and any(c.amends for c in again.rivals)):
             # The move as recorded with the ply read on top fits best, but the move set down
-            # elsewhere about as well, and it was never read standing as recorded (the hand
-            # went on at once: a slide that paused over a space, say): the ply would make it
-            # final unasked. Asked instead.
+            # elsewhere about as well: the ply would make it final unasked. Asked instead.
             return again
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d

@@ -66,8 +66,6 @@ class Recorder:
         self.asked_about = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
-        # Read standing as recorded on a still board since (`Decisions.went_on`).
-        self.stood = False
 
     def held_still(self) -> None:
         """The board has stood still for longer than a hand hovers: a landing that may have been
