@@ -277,11 +277,6 @@ class Decisions:
             held = self._still_held(again)
             if held is not None or made_final:
                 return held or d
-        if (on_top and again.kind == "ambiguous" and not again.best.amends
-                and any(c.amends for c in again.rivals)):
-            # The move as recorded with the ply read on top fits best, but the move set down
-            # elsewhere about as well: the ply would make it final unasked. Asked instead.
-            return again
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
         if again.kind == "commit" and best is not None and (

@@ -76,13 +76,3 @@ def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone
                   max_plies=72)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
-
-
-def test_a_ply_read_on_top_of_an_open_move_in_doubt_is_asked_about():
-    # Rough 10-bit, bad noise: h5 slid over i5 to h4, h5i5 taken open; h1i2 at once. On top
-    # of h5i5 it fitted best, with h5 set down on h4 instead nearly as well: recording h1i2
-    # made h5i5 final unasked, a wrong ply. Now asked: "which did you land on: i5, h4?"
-    r = play_game(seed=217, noise="bad", preset="rough", adc_bits=10, mistakes=0.3,
-                  max_plies=66)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
