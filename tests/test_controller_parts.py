@@ -112,9 +112,9 @@ def test_rivals_are_asked_where_they_land_and_a_lift_and_set_back_answers():
 
 
 def test_an_asked_stack_held_off_its_space_for_long_and_set_back_is_no_answer():
-    # A player who lifts one of their own stacks by mistake holds it while waiting for the
-    # board to object: set back seconds later, it shows nothing (on main, rough board seeds
-    # 211 and 215 took such a lift of an asked stack as the answer: a wrong ply).
+    # A player who lifts a stack by mistake holds it while waiting for the board to object:
+    # set back seconds later, it shows nothing (rough 10-bit bad noise seed 215: i3, lifted
+    # to be removed by mistake and held 4 s, was taken for "i4 landed on i3", a wrong ply).
     cal, inference, q, st, (a, b, c, d) = asked_about_two()
     stacked = [v + 100 * cal.codes_per_mt for v in cal.baseline]
     lifted = [v if s != b.dst else cal.baseline[s] for s, v in enumerate(stacked)]
