@@ -243,9 +243,12 @@ class Decisions:
           with the move set down elsewhere and that stack in the hand, the move stays open
           until it is set down (as below); otherwise as above.
         - Touching another stack has just made the move final (a stack set back near it reads
-          like a landing), but nothing fits with the move as recorded: when the board fits
-          only with the move landed elsewhere and the next stack still in the hand, the move
-          stays open until that stack is set down (nothing is recorded while a stack is held).
+          like a landing), but nothing fits with the move as recorded, or only a ply on top of
+          it: when the board fits only with the move landed elsewhere and the next stack
+          perhaps still in the hand, the move stays open until that stack is set down (nothing
+          is recorded while a stack is held). (A hand that paused over one space, the move
+          read there, then set it down on another and lifted the next stack at once: the
+          ply on top absorbs that landing.)
         - The move is still open and nothing at all stands as it leaves the board (its stack,
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
@@ -263,7 +266,7 @@ class Decisions:
         # source, say, and the same player's next stack lifted at once.)
         lost = still_open and d.kind == "unexplained" and d.best is None
         if not (on_top or barred or lost
-                or made_final and d.kind not in ("match", "commit", "lifted")):
+                or made_final and d.kind not in ("match", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
@@ -287,12 +290,13 @@ class Decisions:
 
     def _still_held(self, again: Decision) -> Decision | None:
         """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
-        in the hand: that, the move open again until it is set down; else None. (Rivals that
-        record nothing, or the same change with the stack set down, leave it so: nothing is
-        recorded while a stack is held, its set-down decides; so does a stack lifted that may
-        not move after the move as recorded: an error only if the move landed as recorded.)"""
-        best = again.best
-        if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
+        (perhaps still) in the hand: that, the move open again until it is set down; else
+        None. (Rivals that record nothing, or the same change with the stack set down, leave
+        it so: nothing is recorded while a stack is held, its set-down decides; so does a
+        stack lifted that may not move after the move as recorded: an error only if the move
+        landed as recorded.)"""
+        best = next((c for c in again.rivals if c.kind == "lifted"), None)
+        if (again.kind in ("lifted", "ambiguous") and best is not None and best.amends
                 and best.plies and all(
                     c.amends and c.plies[:1] == best.plies[:1]
                     or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
