@@ -246,9 +246,10 @@ class Decisions:
           like a landing), but nothing fits with the move as recorded, or only a ply on top of
           it: when the board fits only with the move landed elsewhere and the next stack
           perhaps still in the hand, the move stays open until that stack is set down (nothing
-          is recorded while a stack is held). (A hand that paused over one space, the move
-          read there, then set it down on another and lifted the next stack at once: the
-          ply on top absorbs that landing.)
+          is recorded while a stack is held). A ply on top is otherwise treated as on a move
+          still open (above): the hand that paused over one space, the move read there, then
+          set it down on another and lifted the next stack at once, leaves a board on which
+          the ply on top absorbs that landing; it is the move as recorded that is in doubt.
         - The move is still open and nothing at all stands as it leaves the board (its stack,
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
@@ -257,7 +258,8 @@ class Decisions:
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
         still_open = rec.amendable == AMEND_LAST
-        on_top = (still_open and d.kind in ("commit", "ambiguous") and best is not None
+        on_top = ((still_open and d.kind in ("commit", "ambiguous") or made_final
+                   and d.kind == "commit") and best is not None
                   and not best.amends and bool(best.plies))
         # (A stack lifted that may not move after the move as recorded: the move's own
         # destination, say, which is the next player's to move once the move went elsewhere.)
@@ -266,7 +268,7 @@ class Decisions:
         # source, say, and the same player's next stack lifted at once.)
         lost = still_open and d.kind == "unexplained" and d.best is None
         if not (on_top or barred or lost
-                or made_final and d.kind not in ("match", "lifted")):
+                or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_THEN_NEXT)
@@ -276,10 +278,12 @@ class Decisions:
                 rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
-            if held is not None or made_final:
+            if held is not None or made_final and not on_top:
                 return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
+        if made_final:
+            rec.provisional = True  # in doubt: open again (the next still board reads it so)
         if again.kind == "commit" and best is not None and (
                 st.mode == "asking" or best.chi2 - again.best.chi2 < 2 * self.inference.margin):
             # A recorded move changed on readings alone needs clear evidence (a hand that
