@@ -32,7 +32,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
-from .evaluation import DEFAULT_WEIGHTS, INF, Weights, both_sides, final_value, value
+from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value
+from .leaf import Leaf
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
@@ -99,6 +100,7 @@ class Searcher:
                  late_reductions: bool = True):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
+        self._leaf = Leaf(weights)
         self.placement = placement
         self.setup = setup  # for the placements searched on their own (ai.choose)
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)
@@ -305,9 +307,7 @@ class Searcher:
         evals = self._evals
         v = evals.get(key, _UNKNOWN)
         if v is _UNKNOWN:
-            sw, sb = both_sides(board)
-            v = value(board, self.weights, sw, sb) if (
-                sw if board.turn == WHITE else sb)[0] else None
+            v = self._leaf(board)
             if len(evals) >= EVAL_CACHE:
                 evals.clear()
             evals[key] = v
