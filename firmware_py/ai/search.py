@@ -107,8 +107,11 @@ class Searcher:
         # Late move reductions (off: plain alpha-beta, as tests need).
         self.lmr_depth = LMR_DEPTH if late_reductions else MAX_DEPTH + 1
         self.table = Table(table_bits)
+        # Placements' history by ply, moves' by code (ps << 6 | pd: a list index, no hashing);
+        # the killers are plies for placements, codes for moves.
         self.history: dict[Ply, int] = {}
-        self.killers: list[list[Ply | None]] = [[None, None] for _ in range(MAX_HEIGHT)]
+        self.move_history = [0] * 4096
+        self.killers: list[list] = [[None, None] for _ in range(MAX_HEIGHT)]
         self.nodes = 0
         self.guesses = 0
         self._evals: dict[int, int | None] = {}  # key -> _static(), kept from move to move
@@ -141,6 +144,7 @@ class Searcher:
         self.killers = [[None, None] for _ in range(MAX_HEIGHT)]
         self.table.new_search(board)
         self.history = {k: v // 8 for k, v in self.history.items()}  # age old history
+        self.move_history = [v >> 3 for v in self.move_history]
         root = list(legal)
         self.rng.shuffle(root)  # seeded variety among equal moves
         max_depth = depth if depth is not None else MAX_DEPTH
@@ -251,10 +255,17 @@ class Searcher:
                         self.guesses += 1
                     return hit
         guesses = self.guesses
-        legal = board.legal_plies()
-        if not legal:
-            return final_value(board)
-        if legal[0] == PASS:
+        if placing:
+            legal = board.legal_plies()
+        else:
+            legal = board._gen
+            if legal is None:
+                legal = board._current_moves()
+            if not legal:
+                if not board.has_moves(1 - board.turn):
+                    return final_value(board)
+                legal = None
+        if legal is None:
             board._push(PASS)  # a forced pass costs no depth
             try:
                 return -self._negamax(board, depth, -beta, -alpha, height + 1)
@@ -285,11 +296,18 @@ class Searcher:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
-                        if not self._is_capture(board, ply):
+                        if placing:
                             k = self.killers[height]
                             if k[0] != ply:
                                 k[1], k[0] = k[0], ply
-                        self.history[ply] = self.history.get(ply, 0) + depth * depth
+                            self.history[ply] = self.history.get(ply, 0) + depth * depth
+                        else:
+                            c = S2P[ply.src] << 6 | S2P[ply.dst]
+                            if (board._w if board.turn == WHITE else board._b) >> (c & 63) & 1:
+                                k = self.killers[height]  # not a capture: a killer
+                                if k[0] != c:
+                                    k[1], k[0] = k[0], c
+                            self.move_history[c] += depth * depth
                         break
         lower = best_value if best_value > alpha0 else -INF
         upper = best_value if best_value < beta else INF
@@ -313,22 +331,15 @@ class Searcher:
             evals[key] = v
         return v
 
-    @staticmethod
-    def _is_capture(board: Board, ply: Ply) -> bool:
-        if ply.src < 0:
-            return False
-        top = board._st[S2P[ply.dst]]
-        return bool(top) and top[-1] != board._st[S2P[ply.src]][-1]
-
-    def _order(self, board: Board, legal: list[Ply], tt_move: Ply | None,
+    def _order(self, board: Board, legal: list, tt_move: Ply | None,
                height: int) -> tuple[list[Ply], int]:
         """The plies best first, and how many of them lead with the table move, captures and
-        killers (in phase 2; 0 for placements)."""
+        killers (in phase 2; 0 for placements). legal: plies (placements) or move codes."""
         k0, k1 = self.killers[height]
-        history = self.history
         scored = []
         special = 0
-        if legal[0].src < 0:  # placements: nearest the DVONN pieces first
+        if board.ply_count < N_PLACEMENTS:  # placements: nearest the DVONN pieces first
+            history = self.history
             near = closeness(board._dv)
             for ply in legal:
                 s = (1 << 30 if ply == tt_move else 1 << 20 if ply == k0 else
@@ -338,23 +349,24 @@ class Searcher:
         else:  # moves, as codes ps << 6 | pd: sorted as ints, ties in the legal order
             st = board._st
             own = board._w if board.turn == WHITE else board._b
-            for c in board._current_moves():
-                ply = MOVE_PLY[c]
+            history = self.move_history
+            tt = -1 if tt_move is None else S2P[tt_move.src] << 6 | S2P[tt_move.dst]
+            for c in legal:
                 pd = c & 63
-                if ply == tt_move:
+                if c == tt:
                     s = 1 << 30
                     special += 1
                 elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
                     s = (1 << 20) + 1000 * len(st[pd]) - len(st[c >> 6])
                     special += 1
-                elif ply == k0:
+                elif c == k0:
                     s = 1 << 19
                     special += 1
-                elif ply == k1:
+                elif c == k1:
                     s = (1 << 19) - 1
                     special += 1
                 else:
-                    s = history.get(ply, 0)
+                    s = history[c]
                 scored.append(s << 12 | (4095 - c))
             scored.sort(reverse=True)
             return [MOVE_PLY[4095 - (x & 4095)] for x in scored], special
