@@ -13,7 +13,8 @@ def test_match_list_covers_the_targets():
     assert names[:3] == ["default vs random", "default vs greedy", "default (Pi budget) vs greedy"]
     ladder = bench_ai.matches(10, 4, "ladder")
     assert len(ladder) == len(ai.LEVEL_NODES) - 1
-    assert ladder[0][1:] == ("ai:2,nodes=11600", "ai:1,nodes=2900", 4, False)
+    assert ladder[0][1:] == (f"ai:2,nodes={ai.LEVEL_NODES[2]}", f"ai:1,nodes={ai.LEVEL_NODES[1]}",
+                             4, False)
     classic = bench_ai.matches(10, 4, "classic", classic_games=100)
     assert [m[1:] for m in classic] == [("ai:3,nodes=29000", "ai:classic,nodes=20000", 100, s)
                                          for s in (False, True)]
