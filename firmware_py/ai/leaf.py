@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from ..rules import DEST, MAX_MOBILE_HEIGHT, WHITE, Board
 from .evaluation import DEFAULT_WEIGHTS, Weights
-from .worth import build
+from .worth import CACHE, build, kept
 
-_CACHE = 4096
 # A single piece's six moves counted at once: six copies of the singles, each shifted by 13
 # plus one direction's step (so every shift is to the left), side by side in lanes of _LANE
 # bits, against six copies of the occupancy shifted by 13: one product, one AND, one bit count
@@ -30,7 +29,7 @@ _STEPS = (1, -1, 12, -12, 13, -13)
 _SPREAD = sum(1 << (_LANE * k + 13 + d) for k, d in enumerate(_STEPS))
 _REPEAT = sum(1 << (_LANE * k) for k in range(6))
 _HALF, _TWO = 3 * _LANE, 2 * _LANE
-_FIRST = (1 << _LANE) - 1  # positions of the DVONN pieces kept (a game sees a few dozen)
+_FIRST = (1 << _LANE) - 1
 
 
 class Leaf:
@@ -38,7 +37,7 @@ class Leaf:
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS):
         self.weights = weights
-        self._planes: dict[int, tuple[tuple, tuple]] = {}
+        self._planes = kept(weights)  # worth.planes' own, shared: memory as before
 
     def __call__(self, board: Board) -> int | None:
         occ = board._occ
@@ -130,7 +129,7 @@ class Leaf:
         dv = board._dv
         pl = self._planes.get(dv)
         if pl is None:
-            if len(self._planes) >= _CACHE:
+            if len(self._planes) >= CACHE:
                 self._planes.clear()
             pl = self._planes[dv] = build(wt, dv)
         v = (wt.stacks * (w_own.bit_count() - b_own.bit_count()) + wt.material * (matw - matb)
