@@ -114,7 +114,7 @@ class Searcher:
         self.killers: list[list] = [[None, None] for _ in range(MAX_HEIGHT)]
         self.nodes = 0
         self.guesses = 0
-        self._evals: dict[int, int | None] = {}  # key -> _static(), kept from move to move
+        self._evals: dict[int, int | None] = {}  # key -> Leaf value, kept from move to move
         self._deadline = None
         self._node_limit = None
         self._partial: tuple[Ply, int] | None = None
@@ -208,9 +208,11 @@ class Searcher:
             raise _Stop
 
     def _negamax(self, board: Board, depth: int, alpha: int, beta: int, height: int) -> int:
-        self.nodes += 1
-        if self.nodes & 63 == 0 or self._node_limit is not None:
-            self._check_limits()  # 64 nodes: under 10 ms on a Pi 4, so a level keeps its time
+        nodes = self.nodes = self.nodes + 1
+        if nodes & 63 == 0:  # 64 nodes: under 10 ms on a Pi 4, so a level keeps its time
+            self._check_limits()
+        elif self._node_limit is not None and nodes >= self._node_limit:
+            raise _Stop
         placing = board.ply_count < N_PLACEMENTS
         if depth <= 0:
             if placing:
@@ -219,12 +221,23 @@ class Searcher:
             # A leaf: the mobility counts tell a finished game or a forced pass apart, and
             # are part of the evaluation, so no move list is built here. A solved position's
             # true value comes from the table.
+            # The evaluation is kept (self._evals): one iteration's leaves are the next one's
+            # frontier nodes (2-3 % more nodes a second, bench_ai --only speed), and one
+            # move's tree overlaps the next one's (about 6 % more over 8 moves of a game at
+            # 6000 nodes a move).
+            key = board._key
             table = self.table
-            entry = table.slots[board._key & table.mask]
-            if entry is not None and entry[0] == board._key and entry[1] == EXACT_DEPTH and (
+            entry = table.slots[key & table.mask]
+            if entry is not None and entry[0] == key and entry[1] == EXACT_DEPTH and (
                     entry[2] == entry[3]):
                 return entry[2]
-            static = self._static(board)
+            evals = self._evals
+            static = evals.get(key, _UNKNOWN)
+            if static is _UNKNOWN:
+                static = self._leaf(board)  # None: the mover must pass, or the game is over
+                if len(evals) >= EVAL_CACHE:
+                    evals.clear()
+                evals[key] = static
             if static is None:
                 if not board.has_moves(1 - board.turn):
                     return final_value(board)
@@ -315,21 +328,6 @@ class Searcher:
         table.store(key, EXACT_DEPTH if self.guesses == guesses else depth, lower, upper,
                     best_ply, stage)  # stage: table.progress(board), written out
         return best_value
-
-    def _static(self, board: Board) -> int | None:
-        """The evaluation of a phase-2 position, None if the mover must pass or the game is
-        over. Kept: one iteration's leaves are the next one's frontier nodes (2-3 % more nodes
-        a second, bench_ai --only speed), and one move's tree overlaps the next one's (about 6 %
-        more over 8 moves of a game at 6000 nodes a move)."""
-        key = board._key
-        evals = self._evals
-        v = evals.get(key, _UNKNOWN)
-        if v is _UNKNOWN:
-            v = self._leaf(board)
-            if len(evals) >= EVAL_CACHE:
-                evals.clear()
-            evals[key] = v
-        return v
 
     def _order(self, board: Board, legal: list, tt_move: Ply | None,
                height: int) -> tuple[list[Ply], int]:
