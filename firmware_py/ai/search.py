@@ -1,8 +1,12 @@
 """Alpha-beta search over both phases, with a transposition table kept for the whole game.
 
 Negamax alpha-beta with principal-variation search and iterative deepening. Move ordering: the
-table's move, captures by height, killer moves, history; placements by closeness to the DVONN
-pieces. Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
+table's move, killer moves (any move that cut off at that height: most DVONN moves land on an
+enemy stack, so killers kept only for the others were rare), moves onto enemy stacks by their
+height then history, the others by history; placements by closeness to the DVONN pieces. To
+complete depth 3 on 32 early moving-phase positions that takes 94.8k nodes where captures before
+killers, and no history among them, took 109.8k (-14 %); depth 4 on 8 of them 68.0k against
+97.2k (-30 %). Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
 2; finished games score the real result; a forced pass costs no depth.
 
 Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off) that come
@@ -316,10 +320,9 @@ class Searcher:
                             self.history[ply] = self.history.get(ply, 0) + depth * depth
                         else:
                             c = S2P[ply.src] << 6 | S2P[ply.dst]
-                            if (board._w if board.turn == WHITE else board._b) >> (c & 63) & 1:
-                                k = self.killers[height]  # not a capture: a killer
-                                if k[0] != c:
-                                    k[1], k[0] = k[0], c
+                            k = self.killers[height]
+                            if k[0] != c:
+                                k[1], k[0] = k[0], c
                             self.move_history[c] += depth * depth
                         break
         lower = best_value if best_value > alpha0 else -INF
@@ -354,14 +357,14 @@ class Searcher:
                 if c == tt:
                     s = 1 << 30
                     special += 1
-                elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
-                    s = (1 << 20) + 1000 * len(st[pd]) - len(st[c >> 6])
-                    special += 1
                 elif c == k0:
-                    s = 1 << 19
+                    s = 1 << 28
                     special += 1
                 elif c == k1:
-                    s = (1 << 19) - 1
+                    s = (1 << 28) - 1
+                    special += 1
+                elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
+                    s = (1 << 27) + (len(st[pd]) << 13) + min(history[c], 8191)
                     special += 1
                 else:
                     s = history[c]
