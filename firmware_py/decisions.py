@@ -243,9 +243,13 @@ class Decisions:
           with the move set down elsewhere and that stack in the hand, the move stays open
           until it is set down (as below); otherwise as above.
         - Touching another stack has just made the move final (a stack set back near it reads
-          like a landing), but nothing fits with the move as recorded: when the board fits
-          only with the move landed elsewhere and the next stack still in the hand, the move
-          stays open until that stack is set down (nothing is recorded while a stack is held).
+          like a landing), but nothing fits with the move as recorded, or only a ply on top of
+          it: when the board fits only with the move landed elsewhere and the next stack
+          perhaps still in the hand, the move stays open until that stack is set down (nothing
+          is recorded while a stack is held). A ply on top is otherwise treated as on a move
+          still open (above): the hand that paused over one space, the move read there, then
+          set it down on another and lifted the next stack at once, leaves a board on which
+          the ply on top absorbs that landing; it is the move as recorded that is in doubt.
         - The move is still open and nothing at all stands as it leaves the board (its stack,
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
@@ -254,7 +258,8 @@ class Decisions:
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
         still_open = rec.amendable == AMEND_LAST
-        on_top = (still_open and d.kind in ("commit", "ambiguous") and best is not None
+        on_top = ((still_open and d.kind in ("commit", "ambiguous") or made_final
+                   and d.kind == "commit") and best is not None
                   and not best.amends and bool(best.plies))
         # (A stack lifted that may not move after the move as recorded: the move's own
         # destination, say, which is the next player's to move once the move went elsewhere.)
@@ -273,10 +278,12 @@ class Decisions:
                 rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
-            if held is not None or made_final:
+            if held is not None or made_final and not on_top:
                 return held or d
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
+        if made_final:
+            rec.provisional = True  # in doubt: open again (the next still board reads it so)
         if again.kind == "commit" and best is not None and (
                 st.mode == "asking" or best.chi2 - again.best.chi2 < 2 * self.inference.margin):
             # A recorded move changed on readings alone needs clear evidence (a hand that
@@ -287,12 +294,13 @@ class Decisions:
 
     def _still_held(self, again: Decision) -> Decision | None:
         """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
-        in the hand: that, the move open again until it is set down; else None. (Rivals that
-        record nothing, or the same change with the stack set down, leave it so: nothing is
-        recorded while a stack is held, its set-down decides; so does a stack lifted that may
-        not move after the move as recorded: an error only if the move landed as recorded.)"""
-        best = again.best
-        if (again.kind in ("lifted", "ambiguous") and best.kind == "lifted" and best.amends
+        (perhaps still) in the hand: that, the move open again until it is set down; else
+        None. (Rivals that record nothing, or the same change with the stack set down, leave
+        it so: nothing is recorded while a stack is held, its set-down decides; so does a
+        stack lifted that may not move after the move as recorded: an error only if the move
+        landed as recorded.)"""
+        best = next((c for c in again.rivals if c.kind == "lifted"), None)
+        if (again.kind in ("lifted", "ambiguous") and best is not None and best.amends
                 and best.plies and all(
                     c.amends and c.plies[:1] == best.plies[:1]
                     or not c.amends and not c.plies and c.kind in ("lifted", "illegal")

@@ -50,3 +50,18 @@ def test_a_move_asked_about_and_not_answered_is_not_changed_on_readings_alone():
     r = play_game(seed=205, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed,noise,adc_bits", [
+    (204, "clean", 10),  # j4 slid low, paused 2 mm over j5's stack (j4j5 open: the hover fits
+                         # as well), then set down on i4 as g4 was lifted: that lift made j4j5
+                         # final, and g4i4 on top of it took i4's landing (chi2 73 against 32
+                         # for j4i4 with g4 in the hand, never tried): a wrong ply
+    (208, "poor", 12),  # the same with g3 paused over h4 and set down on g4, f2 lifted at
+                        # once: "f2 may not go to g4", g3h4 final for good, then stuck
+])
+def test_a_move_read_in_the_air_and_set_down_elsewhere_as_the_next_stack_is_lifted(
+        seed, noise, adc_bits):
+    r = play_game(seed=seed, noise=noise, preset="rough", adc_bits=adc_bits, mistakes=0.3)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
