@@ -168,6 +168,8 @@ class Decisions:
                         unseen.plies[-1:]):
                     self.recorder.unseen = True
                 return
+            if d.best.kind == "commit" and d.best.amends:
+                self.recorder.in_doubt = True  # read landed elsewhere: see `Recorder.amendable`
             held = self.questions.ambiguous(st, d, snap)
             if held is not None:
                 self._show_held(st, held)
@@ -257,7 +259,7 @@ class Decisions:
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
-        still_open = rec.amendable == AMEND_LAST
+        still_open = rec.amendable in (AMEND_LAST, AMEND_CLEARED)
         on_top = ((still_open and d.kind in ("commit", "ambiguous") or made_final
                    and d.kind == "commit") and best is not None
                   and not best.amends and bool(best.plies))

@@ -32,6 +32,10 @@ from .candidates import Decision
 from .landing_wait import HELD_KINDS, LandingWait
 from .spaces import N_SPACES, SPACES
 
+SHOWN_AFTER = 2.5
+"""An answer is shown by a lift and set-back, the stack straight back on its space: one held
+off it for longer than this (in `ask_after_s`) was carried (a stack lifted by mistake while its
+player waits for the board, a move begun), and set back it answers nothing."""
 LANDINGS = ("commit", "illegal")
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
@@ -54,6 +58,7 @@ class Questions(LandingWait):
         self.index: int | None = None
         self.answer: int | None = None
         self.lifted: set[int] = set()
+        self.lifted_at: dict[int, float] = {}  # when each asked space was first seen lifted
         self.unsure_since: float | None = None
         self.seen = None  # the last snapshot read unsure (`moved_on`)
         # Unsure, a stack not set down fitted best on a board still for `hold_s`: no landing
@@ -102,7 +107,9 @@ class Questions(LandingWait):
                 return lifted[0]
             return None
         self.unsure_since = None
-        self.ask(st, rivals, candidates=d.candidates)
+        # (One meaning alone: a change to the recorded move held back for the player's word,
+        # the move as recorded ruled out by the board: "did you land on it?")
+        self.ask(st, rivals, single=len({c.key for c in rivals}) == 1, candidates=d.candidates)
         return None
 
     def held_long(self, st, d: Decision, snap) -> bool:
@@ -330,9 +337,14 @@ class Questions(LandingWait):
             if a in self.faults:
                 continue  # a lift there cannot be seen
             if not occupied(a):
+                if a not in self.lifted:
+                    self.lifted_at[a] = st.time
                 self.lifted.add(a)
             elif a in self.lifted and self.answer is None:
-                self.answer = a  # lifted and set back: the answer
+                if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s:
+                    self.lifted.discard(a)  # held off its space for long: carried, not shown
+                else:
+                    self.answer = a  # lifted and set back: the answer
 
     def check(self, st, snap):
         """On a settled snapshot while asking: an asked stack lifted and set back again is the

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .calibration import NEAR
-from .candidates import AMEND_LAST, AMEND_NONE, AMEND_THEN_NEXT
+from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_NONE, AMEND_THEN_NEXT
 from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
@@ -64,6 +64,8 @@ class Recorder:
         self.unseen = False
         # Its landing was asked about and not answered: never changed on readings alone.
         self.asked_about = False
+        # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
+        self.in_doubt = False
 
     def held_still(self) -> None:
         """The board has stood still for longer than a hand hovers: a landing that may have been
@@ -77,7 +79,11 @@ class Recorder:
         """How far the last move may still change, for the inference's candidates."""
         if not self.provisional:
             return AMEND_NONE
-        return AMEND_LAST if self.moved_on is None else AMEND_THEN_NEXT
+        if self.moved_on is not None:
+            return AMEND_THEN_NEXT
+        # Read as landed elsewhere since: the stacks it cuts off may be that landing's too, so
+        # the player clearing them does not make it final (nor let those readings stand).
+        return AMEND_CLEARED if self.in_doubt else AMEND_LAST
 
     def apply(self, board: Board, cand, asked: bool) -> str:
         """Record `cand`'s plies; a candidate that `amends` first takes the last move back.
@@ -98,12 +104,14 @@ class Recorder:
                 ply=undone, space=SPACES[undone.src])
         return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
 
-    def touched(self, board: Board, space: int, held: int | None = None) -> None:
+    def touched(self, board: Board, space: int, held: int | None = None,
+                back: bool = False) -> None:
         """The stack on `space` was seen gone from it. Another stack lifted near where the
         provisional move's stack could go (within two spaces of one of its destinations) will
         read, set back, like a landing there: the move is then final, unless its stack was
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
-        `space` is `moved_on` (its stack shown in the hand after the move read changed)."""
+        `space` is `moved_on` (its stack shown in the hand after the move read changed), or
+        a stack reads on the move's source again (`back`: set back there, not landed)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False
@@ -111,6 +119,12 @@ class Recorder:
             self.carried = True  # seen carried on: open until it is set down again
         elif space == self.moved_on:
             pass  # read in the hand after the move changed (`Controller`): open until set down
+        elif self.in_doubt and space in board.last_removed:
+            pass  # a stack it cuts off being cleared: perhaps the other landing's too
+        elif back:
+            # The move cannot stand as recorded (its source is not empty): open, for what was
+            # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).
+            pass
         elif space != last.dst and not self.carried:
             before = board.copy()
             before.pop()

@@ -111,6 +111,25 @@ def test_rivals_are_asked_where_they_land_and_a_lift_and_set_back_answers():
     assert q.answer == moves[1].dst
 
 
+def test_an_asked_stack_held_off_its_space_for_long_and_set_back_is_no_answer():
+    # A player who lifts a stack by mistake holds it while waiting for the board to object:
+    # set back seconds later, it shows nothing (rough 10-bit bad noise seed 215: i3, lifted
+    # to be removed by mistake and held 4 s, was taken for "i4 landed on i3", a wrong ply).
+    cal, inference, q, st, (a, b, c, d) = asked_about_two()
+    stacked = [v + 100 * cal.codes_per_mt for v in cal.baseline]
+    lifted = [v if s != b.dst else cal.baseline[s] for s, v in enumerate(stacked)]
+    st.time = 20.0
+    q.watch(st, lifted)
+    st.time = 20.0 + questions.SHOWN_AFTER * q.ask_after_s + 0.5
+    q.watch(st, lifted)
+    q.watch(st, stacked)
+    assert q.answer is None and q.lifted == set()  # carried, not shown: still asked
+    q.watch(st, lifted)  # lifted and set back at once: the answer
+    st.time += 1.0
+    q.watch(st, stacked)
+    assert q.answer == b.dst
+
+
 def four_moves(seed: int = 7):
     """A placed board and rivals for four of its moves with four different landings."""
     board = placed_board(seed)

@@ -65,3 +65,29 @@ def test_a_move_read_in_the_air_and_set_down_elsewhere_as_the_next_stack_is_lift
     r = play_game(seed=seed, noise=noise, preset="rough", adc_bits=adc_bits, mistakes=0.3)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed", [
+    210,  # h1 lifted by mistake and held still: h1g1 taken unseen; h1 set back and g2
+          # lifted at once: touching g2 made h1g1 final although h1 read a stack again, and
+          # g2 was refused ("may not move now") for good: a wrong ply, then stuck
+    232,  # g4 slid over h4 to f3: g4h4 taken open, then read as landed on f3 (g4f3 fitted
+          # best, a stack in the hand about as well); clearing h4 and i5, which g4f3 cuts off
+          # too, made g4h4 final and the board took its readings in: a wrong ply
+])
+def test_a_move_read_as_gone_elsewhere_stays_open_until_the_board_says_where(seed):
+    # Rough 12-bit, no sensor noise, mistakes 0.3.
+    r = play_game(seed=seed, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone():
+    # Rough 12-bit, bad noise: f1 lifted by mistake and held, f1g2 taken unseen; f1 set back
+    # and f3 set down on g4 at once. f1g2 had been asked about unanswered, so f3g4 instead
+    # needed the player's word, but f1g2 no longer fitted at all: one meaning, nothing
+    # asked, and the board showed f3 in the hand for good. Now: "did you land on g4?"
+    r = play_game(seed=213, noise="bad", preset="rough", adc_bits=12, mistakes=0.3,
+                  max_plies=72)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
