@@ -36,14 +36,13 @@ from .search import SearchResult, Searcher
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
 DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time on the development machine with other work
-# running: for comparing levels by matches independent of load. They are 1.45x ai.classic's
+# running: for comparing levels by matches independent of load. They are 1.57x ai.classic's
 # (20k for level 3): its speed in the moving phase, where a level's time goes. `bench_ai
-# --only speed`: 1.46x (66.5k against 45.4k nodes a CPU second; 1.45-1.53x in earlier runs);
-# `bench_ai --only pace --budget-scale 0.15` (10 games between them): at these budgets 52.5 ms
-# a move each (1.0x), at 1.17x (3510 nodes against 3000) 0.81x ai:classic's time a move. The
-# 1.17x was its ratio with frontier pruning; the 1.23x time a ply of a match at 1.49x (README)
-# counted the placements, which take neither engine its time (6.1 and 2.5 ms a placement).
-LEVEL_NODES = {1: 2_900, 2: 11_600, 3: 29_000, 4: 87_000, 5: 290_000}
+# --only speed`: 1.57x and 1.59x (71-74k against 45-47k nodes a CPU second); `bench_ai --only
+# pace --budget-scale 0.15` (10 games between them): at 1.45x 46.2 ms a move against 50.0 ms,
+# at 1.57x 49.8 against 51.7 ms, 1.63x the nodes at equal time. The placements take neither
+# engine its time (5.7 and 2.5 ms a placement).
+LEVEL_NODES = {1: 3_140, 2: 12_560, 3: 31_400, 4: 94_200, 5: 314_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
 LEVEL_DEPTHS = {1: 1, 2: 3}

@@ -15,6 +15,7 @@ the fight, those three spaces away are the ones that get isolated. For each play
               the other: the side to move takes first)
 
 The value is the weighted difference of the two players' terms, plus a tempo for the mover.
+`ai.leaf.Leaf` computes the same value in one pass for the search (tests/test_ai_leaf.py).
 `python -m firmware_py.ai.tune` fits the weights to the final margins of self-play games (see
 TUNING for why the ones in force are not the fit); `terms()` is what it fits, `evaluate()` what
 the search uses, and a test checks they agree.

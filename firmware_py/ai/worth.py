@@ -70,15 +70,20 @@ def build(weights, dv: int) -> tuple[tuple, tuple]:
     return _group(stack), _group(land)
 
 
-def planes(weights, dv: int) -> tuple[tuple, tuple]:
-    """build(weights, dv), kept for the next call with the same weights and DVONN spaces."""
+def kept(weights) -> dict[int, tuple[tuple, tuple]]:
+    """The planes of `weights` kept so far, by DVONN spaces (shared by every user of them)."""
     entry = _TABLES.get(id(weights))
     if entry is None or entry[0] is not weights:
         entry = _TABLES[id(weights)] = (weights, {})
-    kept = entry[1]
-    out = kept.get(dv)
+    return entry[1]
+
+
+def planes(weights, dv: int) -> tuple[tuple, tuple]:
+    """build(weights, dv), kept for the next call with the same weights and DVONN spaces."""
+    kept_ = kept(weights)
+    out = kept_.get(dv)
     if out is None:
-        if len(kept) >= CACHE:
-            kept.clear()
-        out = kept[dv] = build(weights, dv)
+        if len(kept_) >= CACHE:
+            kept_.clear()
+        out = kept_[dv] = build(weights, dv)
     return out
