@@ -287,7 +287,7 @@ class Questions(LandingWait):
         chosen = [c for c, a in zip(self.rivals, self.spaces()) if a == first]
         if self.narrowed(st, chosen):
             return None
-        return chosen[0] if chosen else self.rivals[0]
+        return self._unasked_kept(chosen) if chosen else self.rivals[0]
 
     def narrowed(self, st, chosen) -> bool:
         """The answer names the later of two plies only, and `chosen` (the rivals it leaves)
@@ -305,6 +305,16 @@ class Questions(LandingWait):
         (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
          self.known) = old
         return False
+
+    @staticmethod
+    def _unasked_kept(chosen):
+        """The answer's candidate among `chosen` (the rivals it leaves): when they still differ
+        in an earlier ply that no lift can tell apart (`narrowed` could not ask: the earlier
+        ply's landings are the later ply's own, or one space only), the one that leaves the
+        recorded move as it stands, never one that changes it unasked (rough 12-bit bad m0.3
+        seed 211: "j4 or h4?" about i4's landing, answered j4, took j5j4,i4j4 over j5k5 kept
+        with i4j4); else the first."""
+        return next((c for c in chosen if not c.amends), chosen[0])
 
     def _space_of(self, cand):
         """`cand`'s asked space: where its asked ply landed, or its last landing."""
@@ -376,7 +386,7 @@ class Questions(LandingWait):
             return None
         if self.narrowed(st, chosen):
             return True  # the next answer decides
-        cand = chosen[0]
+        cand = self._unasked_kept(chosen)
         mine = self.faults.seen(cand.stacks)
         if self._differs(st, occ, cand):
             # The board is not as the answer says (beyond whether its cut-off stacks are

@@ -91,3 +91,14 @@ def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone
                   max_plies=72)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_an_answer_about_the_later_ply_never_changes_the_earlier_move_unasked():
+    # Rough 12-bit, bad noise: j5k5 taken open, i4 lifted at once and set down on j4; the
+    # board read j5 as set down on j4 instead, i4 in the hand. Asked "j4 or h4?" about i4's
+    # landing, with i4j4 on top of j5k5 among the rivals; the answer j4 left j5j4,i4j4 and
+    # j5k5,i4j4, which no lift could tell apart (j4 is i4's landing in both), and the first
+    # was taken: j5j4, a wrong ply the player was never asked about.
+    r = play_game(seed=211, noise="bad", preset="rough", adc_bits=12, mistakes=0.3)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
