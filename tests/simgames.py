@@ -17,6 +17,15 @@ def placed_board(seed: int) -> Board:
     return b
 
 
+def early_moves_board(seed: int) -> Board:
+    """`placed_board(seed)` and then up to 19 random moves (no passes), seeded by `seed` too."""
+    rnd = random.Random(seed)
+    board = placed_board(seed)
+    for _ in range(rnd.randrange(20)):
+        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
+    return board
+
+
 def midgame_board(seed: int, plies: int = 56) -> Board:
     """The position after `plies` random plies (seeded): placements, then moves."""
     rnd = random.Random(seed)

@@ -3,21 +3,16 @@ its destination would read the same; if the hand was only pausing there, lifting
 again changes the move (or takes it back), and the store is left holding only what was played.
 Simulated time only."""
 
-import random
-
 from firmware_py.controller import Controller
 from firmware_py.rules import Ply
-from tests.simgames import placed_board, resume, run
+from tests.simgames import early_moves_board, resume, run
 
 
 def slide_over_a_tall_stack(first_seed: int = 40):
     """A position, a move in it, and another destination of the same stack at least three
     pieces tall (a hand paused just above it reads like a landing) that cuts nothing off."""
     for seed in range(first_seed, first_seed + 100):
-        rnd = random.Random(seed)
-        board = placed_board(seed)
-        for _ in range(rnd.randrange(20)):
-            board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
+        board = early_moves_board(seed)
         for ply in board.legal_plies():
             if ply.is_pass or board.isolated_by(ply):
                 continue

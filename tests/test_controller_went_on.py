@@ -5,8 +5,6 @@ set back near it would read like a landing), and the next still board shows the 
 under a ply on top: the move as recorded is then in doubt, and is never kept on the strength of
 that ply. Quiet rough 10-bit board (issue 19), simulated time only."""
 
-import random
-
 import pytest
 
 from firmware_py.calibration import NEAR
@@ -14,17 +12,14 @@ from firmware_py.controller import Controller
 from firmware_py.rules import Ply
 from dvonn_sim.board import SimBoard
 from dvonn_sim.params import Params, adc_board
-from tests.simgames import placed_board, run
+from tests.simgames import early_moves_board, run
 
 
 def paused_elsewhere(seed: int):
     """A position, a move in it, another destination of the same stack (at least two tall)
     to pause over, and the next player's stack lifted at once: near one of the move's
     destinations, able to go where the move lands, and the space it is then set down on."""
-    rnd = random.Random(seed)
-    board = placed_board(seed)
-    for _ in range(rnd.randrange(20)):
-        board.push(rnd.choice([p for p in board.legal_plies() if not p.is_pass]))
+    board = early_moves_board(seed)
     for ply in board.legal_plies():
         if ply.is_pass or board.isolated_by(ply):
             continue

@@ -7,6 +7,13 @@ import pytest
 from dvonn_sim.autoplay import play_game
 
 
+def assert_recorded_exactly(**game) -> None:
+    """An autoplayed game with mistakes (0.3 unless given) ends recorded as it was played."""
+    r = play_game(**{"mistakes": 0.3, **game})
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
 @pytest.mark.parametrize("seed,preset", [
     (33, "default"),  # f1h3 onto a stack of 11 nudged it (-0.34 mT where the landing gives
                       # +0.02): f1 knocked aside, lying near h3, fitted better than the landing
@@ -19,9 +26,7 @@ from dvonn_sim.autoplay import play_game
                      # was refused because j5 knocked aside covered k5's misfit: stuck
 ])
 def test_a_held_out_game_is_recorded_exactly(seed, preset):
-    r = play_game(seed=seed, preset=preset, adc_bits=12, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=seed, preset=preset, adc_bits=12)
 
 
 @pytest.mark.parametrize("seed,preset,adc_bits", [
@@ -38,18 +43,14 @@ def test_a_held_out_game_is_recorded_exactly(seed, preset):
                          # as a2 was lifted, nothing fitted and the board flagged a2 for good
 ])
 def test_a_landing_in_doubt_is_recorded_as_it_was_played(seed, preset, adc_bits):
-    r = play_game(seed=seed, preset=preset, adc_bits=adc_bits, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=seed, preset=preset, adc_bits=adc_bits)
 
 
 def test_a_move_asked_about_and_not_answered_is_not_changed_on_readings_alone():
     # Rough 12-bit, no sensor noise: e4d4 read more like e4d3 and was asked about ("d4, d3,
     # e3, f5?"); the player went on without answering (e1 lifted by mistake, then h4g3), and
     # the board took e4d3 with h4g3 on the readings that had asked: a wrong ply, then stuck.
-    r = play_game(seed=205, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=205, noise="clean", preset="rough", adc_bits=12)
 
 
 @pytest.mark.parametrize("seed,noise,adc_bits", [
@@ -62,9 +63,7 @@ def test_a_move_asked_about_and_not_answered_is_not_changed_on_readings_alone():
 ])
 def test_a_move_read_in_the_air_and_set_down_elsewhere_as_the_next_stack_is_lifted(
         seed, noise, adc_bits):
-    r = play_game(seed=seed, noise=noise, preset="rough", adc_bits=adc_bits, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=seed, noise=noise, preset="rough", adc_bits=adc_bits)
 
 
 @pytest.mark.parametrize("seed", [
@@ -77,9 +76,7 @@ def test_a_move_read_in_the_air_and_set_down_elsewhere_as_the_next_stack_is_lift
 ])
 def test_a_move_read_as_gone_elsewhere_stays_open_until_the_board_says_where(seed):
     # Rough 12-bit, no sensor noise, mistakes 0.3.
-    r = play_game(seed=seed, noise="clean", preset="rough", adc_bits=12, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=seed, noise="clean", preset="rough", adc_bits=12)
 
 
 def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone():
@@ -87,10 +84,8 @@ def test_a_change_asked_about_whose_move_as_recorded_cannot_stand_is_asked_alone
     # and f3 set down on g4 at once. f1g2 had been asked about unanswered, so f3g4 instead
     # needed the player's word, but f1g2 no longer fitted at all: one meaning, nothing
     # asked, and the board showed f3 in the hand for good. Now: "did you land on g4?"
-    r = play_game(seed=213, noise="bad", preset="rough", adc_bits=12, mistakes=0.3,
-                  max_plies=72)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=213, noise="bad", preset="rough", adc_bits=12,
+                            max_plies=72)
 
 
 def test_an_answer_about_the_later_ply_never_changes_the_earlier_move_unasked():
@@ -99,6 +94,4 @@ def test_an_answer_about_the_later_ply_never_changes_the_earlier_move_unasked():
     # landing, with i4j4 on top of j5k5 among the rivals; the answer j4 left j5j4,i4j4 and
     # j5k5,i4j4, which no lift could tell apart (j4 is i4's landing in both), and the first
     # was taken: j5j4, a wrong ply the player was never asked about.
-    r = play_game(seed=211, noise="bad", preset="rough", adc_bits=12, mistakes=0.3)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
+    assert_recorded_exactly(seed=211, noise="bad", preset="rough", adc_bits=12)
