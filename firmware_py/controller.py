@@ -333,11 +333,9 @@ class Controller:
         was = self.recorder.provisional
         standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
         occ = self.inference.occupancy(snap.values)
-        last = st.board.move_stack[-1] if st.board.move_stack else None
-        back = last is not None and last.is_move and last.src in occ
         for s in standing - occ:
             ref.reseat(s)
-            self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None, back)
+            self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None, occ)
         d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)

@@ -105,13 +105,14 @@ class Recorder:
         return _("{ply} changed to {move}").format(ply=undone, move=moves[0])
 
     def touched(self, board: Board, space: int, held: int | None = None,
-                back: bool = False) -> None:
+                occupied: frozenset[int] = frozenset()) -> None:
         """The stack on `space` was seen gone from it. Another stack lifted near where the
         provisional move's stack could go (within two spaces of one of its destinations) will
         read, set back, like a landing there: the move is then final, unless its stack was
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
-        a stack reads on the move's source again (`back`: set back there, not landed)."""
+        a stack reads on the move's source again (in `occupied`, the spaces read occupied:
+        set back there, not landed)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False
@@ -121,7 +122,7 @@ class Recorder:
             pass  # read in the hand after the move changed (`Controller`): open until set down
         elif self.in_doubt and space in board.last_removed:
             pass  # a stack it cuts off being cleared: perhaps the other landing's too
-        elif back:
+        elif last.src in occupied:
             # The move cannot stand as recorded (its source is not empty): open, for what was
             # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).
             pass

@@ -80,10 +80,10 @@ def kept(weights) -> dict[int, tuple[tuple, tuple]]:
 
 def planes(weights, dv: int) -> tuple[tuple, tuple]:
     """build(weights, dv), kept for the next call with the same weights and DVONN spaces."""
-    kept_ = kept(weights)
-    out = kept_.get(dv)
+    by_dv = kept(weights)
+    out = by_dv.get(dv)
     if out is None:
-        if len(kept_) >= CACHE:
-            kept_.clear()
-        out = kept_[dv] = build(weights, dv)
+        if len(by_dv) >= CACHE:
+            by_dv.clear()
+        out = by_dv[dv] = build(weights, dv)
     return out
