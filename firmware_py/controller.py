@@ -305,6 +305,12 @@ class Controller:
         st = self.state
         if st.mode == "link_lost" or self.ended:
             return
+        ref = self.reference
+        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
+        occ = self.inference.occupancy(snap.values)
+        gone = standing - occ
+        for s in gone:  # (also while a question waits for an asked stack to be set back)
+            ref.reseat(s)
         if st.mode == "asking":
             answer = self.questions.check(st, snap)
             if answer is True:
@@ -329,12 +335,8 @@ class Controller:
         # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
         # (A faulty sensor's space never reads a stack: nothing is seen gone there, and taking
         # it as touched would end every provisional move near it at once.)
-        ref = self.reference
         was = self.recorder.provisional
-        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
-        occ = self.inference.occupancy(snap.values)
-        for s in standing - occ:
-            ref.reseat(s)
+        for s in gone:
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None, occ)
         d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
