@@ -67,10 +67,20 @@ class Decisions:
         self.stats = stats
         self.pending: dict[int, tuple] = {}
         self.last: Decision | None = None
+        # Spaces a stack was read set down on where it may not go ("illegal"), the last move
+        # still open: on the still board being read (`_here`, its stable_since `_still`) and
+        # on the one before it (`_before`). See `went_on`.
+        self._still: float | None = None
+        self._here: set[tuple[int, int]] = set()
+        self._before: set[tuple[int, int]] = set()
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
+        if snap.stable_since != self._still:
+            self._still, self._before, self._here = snap.stable_since, self._here, set()
+        if kind == "illegal" and self.recorder.provisional and d.best is not None:
+            self._here.add((st.board.ply_count, d.best.dst))
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
         stands = d.as_recorded()
@@ -282,6 +292,19 @@ class Decisions:
             held = self._still_held(again)
             if held is not None or made_final and not on_top:
                 return held or d
+        if on_top and again.kind == "ambiguous" and not again.best.amends:
+            # The still board just before this one read a stack set down where it may not go,
+            # on one of the open move's other landings (the hand set the move's stack down
+            # there, the board read it as the next stack, then that one was set down): the
+            # move set down there fits about as well and is asked about, never made final.
+            # (So too while that question is open: a board settling anew, the same meanings
+            # fitting as before, is no answer.)
+            off = self._before if snap.stable_since == self._still else self._here
+            asked = {c.key for c in self.questions.rivals} if st.mode == "asking" else set()
+            alt = next((c for c in again.rivals if c.amends and c.plies and (
+                (st.board.ply_count, c.plies[0].dst) in off or c.key in asked)), None)
+            if alt is not None:
+                return Decision("ambiguous", best, [best, alt], again.candidates)
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
         if made_final:
