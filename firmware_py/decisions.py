@@ -73,6 +73,7 @@ class Decisions:
         self._still: float | None = None
         self._here: set[tuple[int, int]] = set()
         self._before: set[tuple[int, int]] = set()
+        self._off_asked: set[tuple[int, tuple]] = set()  # (ply count, key) asked so
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
@@ -295,15 +296,17 @@ class Decisions:
         if on_top and again.kind == "ambiguous" and not again.best.amends:
             # The still board just before this one read a stack set down where it may not go,
             # on one of the open move's other landings (the hand set the move's stack down
-            # there, the board read it as the next stack, then that one was set down): the
-            # move set down there fits about as well and is asked about, never made final.
-            # (So too while that question is open: a board settling anew, the same meanings
-            # fitting as before, is no answer.)
+            # there, the board read it as the next stack's, then set that one down): the move
+            # set down there fits about as well and is asked about, never made final. (So
+            # too while that question is open: the board settling anew, the same meanings
+            # fitting as before, is no answer; rough 10-bit bad m0.3 seed 217.)
             off = self._before if snap.stable_since == self._still else self._here
-            asked = {c.key for c in self.questions.rivals} if st.mode == "asking" else set()
+            asked = self._off_asked if st.mode == "asking" else set()
             alt = next((c for c in again.rivals if c.amends and c.plies and (
-                (st.board.ply_count, c.plies[0].dst) in off or c.key in asked)), None)
+                (st.board.ply_count, c.plies[0].dst) in off
+                or (st.board.ply_count, c.key) in asked)), None)
             if alt is not None:
+                self._off_asked = {(st.board.ply_count, alt.key)}
                 return Decision("ambiguous", best, [best, alt], again.candidates)
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
