@@ -45,6 +45,7 @@ from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
 from .rules import Board
+from .set_down_off import SetDownOff
 from .spaces import SPACES
 
 
@@ -67,21 +68,12 @@ class Decisions:
         self.stats = stats
         self.pending: dict[int, tuple] = {}
         self.last: Decision | None = None
-        # Spaces a stack was read set down on where it may not go ("illegal"), the last move
-        # still open: on the still board being read (`_here`, its stable_since `_still`) and
-        # on the one before it (`_before`). See `went_on`.
-        self._still: float | None = None
-        self._here: set[tuple[int, int]] = set()
-        self._before: set[tuple[int, int]] = set()
-        self._off_asked: set[tuple[int, tuple]] = set()  # (ply count, key) asked so
+        self.set_down_off = SetDownOff()  # illegal set-downs read, the last move open
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
-        if snap.stable_since != self._still:
-            self._still, self._before, self._here = snap.stable_since, self._here, set()
-        if kind == "illegal" and self.recorder.provisional and d.best is not None:
-            self._here.add((st.board.ply_count, d.best.dst))
+        self.set_down_off.note(snap, d, st.board.ply_count, self.recorder.provisional)
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
         stands = d.as_recorded()
@@ -294,19 +286,11 @@ class Decisions:
             if held is not None or made_final and not on_top:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
-            # The still board just before this one read a stack set down where it may not go,
-            # on one of the open move's other landings (the hand set the move's stack down
-            # there, the board read it as the next stack's, then set that one down): the move
-            # set down there fits about as well and is asked about, never made final. (So
-            # too while that question is open: the board settling anew, the same meanings
-            # fitting as before, is no answer; rough 10-bit bad m0.3 seed 217.)
-            off = self._before if snap.stable_since == self._still else self._here
-            asked = self._off_asked if st.mode == "asking" else set()
-            alt = next((c for c in again.rivals if c.amends and c.plies and (
-                (st.board.ply_count, c.plies[0].dst) in off
-                or (st.board.ply_count, c.key) in asked)), None)
+            # The still board just before read the move's stack set down on another of its
+            # landings (`set_down_off`): asked about, never made final unasked.
+            alt = self.set_down_off.alternative(again, snap, st.board.ply_count,
+                                                st.mode == "asking")
             if alt is not None:
-                self._off_asked = {(st.board.ply_count, alt.key)}
                 return Decision("ambiguous", best, [best, alt], again.candidates)
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
