@@ -305,6 +305,15 @@ class Controller:
         st = self.state
         if st.mode == "link_lost" or self.ended:
             return
+        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new:
+        # also one an open question waits to see set back (held off for long, it is no answer,
+        # and set back it may read far from before: not another stack's landing there).
+        ref = self.reference
+        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
+        occ = self.inference.occupancy(snap.values)
+        gone = standing - occ
+        for s in gone:
+            ref.reseat(s)
         if st.mode == "asking":
             answer = self.questions.check(st, snap)
             if answer is True:
@@ -326,15 +335,10 @@ class Controller:
             if still_long:
                 self.recorder.held_still()  # no hand holds a stack that still: it landed
             return
-        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
         # (A faulty sensor's space never reads a stack: nothing is seen gone there, and taking
         # it as touched would end every provisional move near it at once.)
-        ref = self.reference
         was = self.recorder.provisional
-        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
-        occ = self.inference.occupancy(snap.values)
-        for s in standing - occ:
-            ref.reseat(s)
+        for s in gone - self.inference.unreliable:
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None, occ)
         d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
