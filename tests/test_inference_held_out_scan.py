@@ -95,3 +95,12 @@ def test_an_answer_about_the_later_ply_never_changes_the_earlier_move_unasked():
     # j5k5,i4j4, which no lift could tell apart (j4 is i4's landing in both), and the first
     # was taken: j5j4, a wrong ply the player was never asked about.
     assert_recorded_exactly(seed=211, noise="bad", preset="rough", adc_bits=12)
+
+
+def test_a_stack_lifted_and_set_back_between_two_still_boards_is_no_landing_there():
+    # Rough 10-bit, bad noise: i4j5 played as i3 was lifted by mistake (to be removed) and
+    # held; set back 4.5 s later, before the board was still again, i3 read 74 sigma off
+    # where it stood. Only stacks read gone on a still board were taken as set back anywhere,
+    # so i4i3 explained i3 (chi2 1259 against 5687 for i4j5): asked "did you play i4i3?",
+    # then taken unasked once j5, lifted to show the real landing, was read as set back.
+    assert_recorded_exactly(seed=215, noise="bad", preset="rough", adc_bits=10)
