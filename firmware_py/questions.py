@@ -36,6 +36,11 @@ SHOWN_AFTER = 2.5
 """An answer is shown by a lift and set-back, the stack straight back on its space: one held
 off it for longer than this (in `ask_after_s`) was carried (a stack lifted by mistake while its
 player waits for the board, a move begun), and set back it answers nothing."""
+REACH = 1.5
+"""A rival the readings have just ruled out stays in the question this long (in `ask_after_s`):
+a player who saw its space lit reacts in up to about a second and lifts the stack a moment
+later, and the question must not change under that hand (rough 12-bit bad seed 213: "g2 or
+g3?" became "c2, b1, b3, a2 or a1?" 0.4 s before g2 was lifted to answer)."""
 LANDINGS = ("commit", "illegal")
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
@@ -70,17 +75,25 @@ class Questions(LandingWait):
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
+        self.fading: dict = {}  # rival key -> when the readings first ruled it out (`REACH`)
 
     def clear(self) -> None:
         """No question open."""
         self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
         self.known = []
+        self.fading = {}
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
         """Several meanings fit: ask, or wait a little when one of them is "not landed yet".
         Returns a stack-in-the-hand candidate to show meanwhile, or None."""
         rivals = d.rivals
+        if st.mode == "asking" and self.known:
+            # Half answered (the later ply's landing shown, the earlier one's asked): the
+            # question stays, narrowed to what agrees with that answer, until it is answered
+            # (the stack shown there was lifted and set back: its reading says nothing now).
+            self.ask(st, rivals, candidates=d.candidates)
+            return None
         if any(c.kind in NOT_LANDED_KINDS for c in rivals):
             # A landing too faint to tell from a hand holding the stack: wait a little (a hand
             # moves on), then ask; longer while the stack in the hand fits best (a player
@@ -169,9 +182,12 @@ class Questions(LandingWait):
                      if c.chi2 - top < 2 * self.inference.margin}
             keys = {c.key for c in rivals}
             for c, s in zip(self.rivals, self.spaces()):
-                if c.key not in keys and (c.key in still or s in under_way):
+                if c.key not in keys and (c.key in still or s in under_way
+                                          or self._reaching(c.key, st.time)):
                     keys.add(c.key)
                     rivals = rivals + [still.get(c.key, c)]
+        else:
+            self.fading = {}
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         # (Rivals that change the last recorded move are compared with the others' plies
@@ -224,6 +240,12 @@ class Questions(LandingWait):
         elif blind:
             st.message = _("did you land on {space} (its sensor is faulty)? press confirm"
                            ).format(space=SPACES[ask[0]])
+
+    def _reaching(self, key, now: float) -> bool:
+        """Whether the rival `key`, which the readings rule out now, is still within `REACH` of
+        when they first did (a hand may be on its way to answer it)."""
+        since = self.fading.setdefault(key, now)
+        return now - since < REACH * self.ask_after_s
 
     def ask_blind(self, st, cand, blind: list[int]) -> None:
         """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""
@@ -326,6 +348,11 @@ class Questions(LandingWait):
         """`cand`'s moves, from the recorded last move on when a rival changes it."""
         moves = [p for p in cand.plies if not p.is_pass]
         return moves if cand.amends else list(self.before) + moves
+
+    def contradicts(self, st, cand) -> bool:
+        """Whether `cand` disagrees with what the player has answered so far to the open
+        question (`known`): readings are no answer, so it is not taken (asked again)."""
+        return st.mode == "asking" and bool(self.known) and not self._agrees(cand)
 
     def _agrees(self, cand) -> bool:
         """`cand` agrees with the answers already given to this question (`known`)."""
