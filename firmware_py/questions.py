@@ -178,14 +178,14 @@ class Questions(LandingWait):
         if again:
             under_way = self.lifted | {self.answer}
             top = min((c.chi2 for c in candidates), default=0.0)
-            still = {c.key: c for c in candidates
-                     if c.chi2 - top < 2 * self.inference.margin}
+            read = {c.key: c for c in candidates}
+            still = {k: c for k, c in read.items() if c.chi2 - top < 2 * self.inference.margin}
             keys = {c.key for c in rivals}
             for c, s in zip(self.rivals, self.spaces()):
                 if c.key not in keys and (c.key in still or s in under_way
-                                          or self._reaching(c.key, st.time)):
+                                          or self._reaching(c, read, rivals, st.time)):
                     keys.add(c.key)
-                    rivals = rivals + [still.get(c.key, c)]
+                    rivals = rivals + [read.get(c.key, c)]
         else:
             self.fading = {}
         # Ask about the last ply on which the rivals differ: the player who made it answers by
@@ -241,10 +241,16 @@ class Questions(LandingWait):
             st.message = _("did you land on {space} (its sensor is faulty)? press confirm"
                            ).format(space=SPACES[ask[0]])
 
-    def _reaching(self, key, now: float) -> bool:
-        """Whether the rival `key`, which the readings rule out now, is still within `REACH` of
-        when they first did (a hand may be on its way to answer it)."""
-        since = self.fading.setdefault(key, now)
+    def _reaching(self, cand, read: dict, rivals, now: float) -> bool:
+        """Whether `cand`, a landing the readings (`read`: the candidates by key) rule out
+        now, is still within `REACH` of when they first did (a hand may be on its way to
+        answer it). Only another landing of as many plies as the new `rivals`' first: not a
+        stack set down where it may not go, nor a meaning the board has moved on from (the
+        next stack moved since)."""
+        if (cand.kind != "commit" or cand.key not in read or not rivals
+                or cand.board.ply_count != rivals[0].board.ply_count):
+            return False
+        since = self.fading.setdefault(cand.key, now)
         return now - since < REACH * self.ask_after_s
 
     def ask_blind(self, st, cand, blind: list[int]) -> None:

@@ -104,3 +104,14 @@ def test_a_stack_lifted_and_set_back_between_two_still_boards_is_no_landing_ther
     # so i4i3 explained i3 (chi2 1259 against 5687 for i4j5): asked "did you play i4i3?",
     # then taken unasked once j5, lifted to show the real landing, was read as set back.
     assert_recorded_exactly(seed=215, noise="bad", preset="rough", adc_bits=10)
+
+
+def test_a_question_does_not_change_under_the_hand_answering_it():
+    # Rough 12-bit, bad noise: b2b1 open (a faint landing), h3g2 played at once, "g2, g3,
+    # ...?" asked. The readings then ruled g3 out and the question became b2's landing ("c2,
+    # b1, b3, a2, a1?") 0.4 s before the player lifted g2 to answer; g2, set back, may read
+    # anywhere, h3g3 then fitted better and g2 was never lit again; each later answer was
+    # refused or dropped for a stack shown in the hand: stuck at ply 76 of 82. Now a rival
+    # just ruled out stays lit for a reaction time, and the half-answered question ("b1,
+    # c2, ...?" once g2 is shown) stays until the player answers it.
+    assert_recorded_exactly(seed=213, noise="bad", preset="rough", adc_bits=12)
