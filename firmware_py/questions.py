@@ -192,6 +192,7 @@ class Questions(LandingWait):
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         # (Rivals that change the last recorded move are compared with the others' plies
         # after that move: the same ply number is the same player's.)
+        kept = self.before  # (the open question's, should this one not be asked)
         self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
         if self.known:  # only those that agree with what the player has answered so far
             rivals = [c for c in rivals if self._agrees(c)] or rivals
@@ -213,6 +214,7 @@ class Questions(LandingWait):
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
         if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+            self.before = kept
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
         self.as_it_stands = False
