@@ -186,6 +186,18 @@ def test_a_question_asked_afresh_keeps_the_space_being_answered():
     assert [r for r, s in zip(q.rivals, q.spaces()) if s == q.answer] == [b]
 
 
+def test_a_half_answered_question_stays_until_it_is_answered():
+    cal, inference, q, st, (a, b, c, d) = asked_about_two()
+    q.known = [(None, a.dst)]  # the player has shown one landing (`narrowed`)
+    held = cand("lifted", st.board, src=c.src)
+    fresh = Decision("ambiguous", held, [held, c], [held, c, a, b])
+    # Read afresh, a stack in the hand fits best (the one lifted to answer, set back anywhere):
+    # not shown in the hand, nor asked about what disagrees with the answer; the question stays.
+    assert q.ambiguous(st, fresh, snap(cal.baseline)) is None
+    assert st.mode == "asking" and st.ask == [a.dst, b.dst]
+    assert q.contradicts(st, c) and not q.contradicts(st, a)
+
+
 def test_a_ply_on_a_faulty_sensor_is_asked_as_one_question():
     cal, inference, watch = parts()
     board = Board()
