@@ -320,6 +320,21 @@ class Controller:
         st = self.state
         if st.mode == "link_lost" or self.ended:
             return
+        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new:
+        # also one an open question waits to see set back (held off for long, it is no answer,
+        # and set back it may read far from before: not another stack's landing there).
+        ref = self.reference
+        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
+        occ = self.inference.occupancy(snap.values)
+        gone = standing - occ
+        for s in gone:
+            ref.reseat(s)
+        for s in self._gone & standing & occ:
+            # Seen gone on a frame and set back before the board was still again: never
+            # where it stood either, so its new reading is no landing there (rough 10-bit bad
+            # seed 215: i3, lifted by mistake and set back, read as i4i3).
+            ref.reseat(s)
+        self._gone = set()
         if st.mode == "asking":
             answer = self.questions.check(st, snap)
             if answer is True:
@@ -328,7 +343,6 @@ class Controller:
                 cand, exact = answer
                 if self.decisions.answer_fits(st, cand, snap):
                     self.decisions.resolve(st, cand, snap if exact else None)
-                    self._gone = set()
                     return
                 self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S):
@@ -342,22 +356,11 @@ class Controller:
             if still_long:
                 self.recorder.held_still()  # no hand holds a stack that still: it landed
             return
-        # A stack seen gone from its space (lifted, knocked aside) comes back somewhere new.
         # (A faulty sensor's space never reads a stack: nothing is seen gone there, and taking
         # it as touched would end every provisional move near it at once.)
-        ref = self.reference
         was = self.recorder.provisional
-        standing = set(i for i in range(N_SPACES) if ref.stacks[i]) - self.inference.unreliable
-        occ = self.inference.occupancy(snap.values)
-        gone, self._gone = self._gone, set()
-        for s in standing - occ:
-            ref.reseat(s)
+        for s in gone - self.inference.unreliable:
             self.recorder.touched(st.board, s, st.lifted if st.mode == "lifted" else None, occ)
-        for s in gone & standing & occ:
-            # Lifted and set back (or knocked and pushed back) before the board was still
-            # again: never where it stood, so its new reading is no landing there (rough
-            # 10-bit bad seed 215: i3, lifted by mistake and set back, read as i4i3).
-            ref.reseat(s)
         d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)
