@@ -45,6 +45,7 @@ from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
 from .rules import Board
+from .set_down_off import SetDownOff
 from .spaces import SPACES
 
 
@@ -67,10 +68,12 @@ class Decisions:
         self.stats = stats
         self.pending: dict[int, tuple] = {}
         self.last: Decision | None = None
+        self.set_down_off = SetDownOff()  # illegal set-downs read, the last move open
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
+        self.set_down_off.note(snap, d, st.board.ply_count, self.recorder.provisional)
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
         stands = d.as_recorded()
@@ -285,6 +288,13 @@ class Decisions:
             held = self._still_held(again)
             if held is not None or made_final and not on_top:
                 return held or d
+        if on_top and again.kind == "ambiguous" and not again.best.amends:
+            # The still board just before read the move's stack set down on another of its
+            # landings (`set_down_off`): asked about, never made final unasked.
+            alt = self.set_down_off.alternative(again, snap, st.board.ply_count,
+                                                st.mode == "asking")
+            if alt is not None:
+                return Decision("ambiguous", best, [best, alt], again.candidates)
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
         if made_final:

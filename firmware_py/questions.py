@@ -194,6 +194,8 @@ class Questions(LandingWait):
         # after that move: the same ply number is the same player's.)
         kept = self.before  # (the open question's, should this one not be asked)
         self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
+        if len({c.key for c in rivals}) == 1:
+            rivals = rivals + self._kept_with(rivals[0], candidates)
         if self.known:  # only those that agree with what the player has answered so far
             rivals = [c for c in rivals if self._agrees(c)] or rivals
         moves = [self._moves(c) for c in rivals]
@@ -254,6 +256,19 @@ class Questions(LandingWait):
             return False
         since = self.fading.setdefault(cand.key, now)
         return now - since < REACH * self.ask_after_s
+
+    @staticmethod
+    def _kept_with(cand, candidates) -> list:
+        """One meaning asked about alone that changes the recorded move and adds a ply after
+        it: the recorded move kept with that same ply (from `candidates`), as a list of at
+        most one. Asked alone, the question would be about the later ply's landing, and its
+        answer would change the recorded move unasked (rough 10-bit bad m0 seed 208: "did you
+        land on i2?" about j2's landing took h1i2 for h1i1, i2 being the landing of both);
+        with it, the question is about where the recorded move landed."""
+        if not cand.amends or len([p for p in cand.plies if not p.is_pass]) < 2:
+            return []
+        return [c for c in candidates if not c.amends and c.kind == cand.kind
+                and c.plies == cand.plies[1:]][:1]
 
     def ask_blind(self, st, cand, blind: list[int]) -> None:
         """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""

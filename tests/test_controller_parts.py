@@ -7,7 +7,7 @@ import doctest
 
 import pytest
 
-from firmware_py import faults, mismatch, questions, recorder, reference, script
+from firmware_py import faults, mismatch, questions, recorder, reference, script, set_down_off
 from firmware_py.board_model import BoardModel
 from firmware_py.calibration import Calibration
 from firmware_py.inference import Candidate, Decision, Inference
@@ -20,7 +20,7 @@ from tests.simgames import placed_board
 E3, F3 = INDEX["e3"], INDEX["f3"]
 
 
-@pytest.mark.parametrize("module", [faults, recorder, reference, script])
+@pytest.mark.parametrize("module", [faults, recorder, reference, script, set_down_off])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -196,6 +196,43 @@ def test_a_half_answered_question_stays_until_it_is_answered():
     assert q.ambiguous(st, fresh, snap(cal.baseline)) is None
     assert st.mode == "asking" and st.ask == [a.dst, b.dst]
     assert q.contradicts(st, c) and not q.contradicts(st, a)
+
+
+def test_one_meaning_that_changes_the_last_move_is_asked_where_that_move_landed():
+    # The last move X (s to d1) read as set down on d2 instead, with the next ply Y landing
+    # on d2 too: asked alone, "did you land on d2?" is answered by Y's player, and would change
+    # X unasked (rough 10-bit bad m0 seed 208: h1i1 taken for h1i2 with j2i2). Asked with X
+    # kept under Y, the question is about X's landing: d2 is both meanings' later landing.
+    cal, inference, watch = parts()
+    before, x, moved, y = changed_under_the_same_landing()
+    recorded = before.copy()
+    recorded.push(x)
+    amend = cand("commit", before, [moved, y], amends=True)
+    kept = cand("commit", recorded, [y])
+    q = questions.Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=recorded)
+    q.ask(st, [amend], single=True, candidates=[amend, kept])
+    assert st.mode == "asking" and st.ask == [x.dst]
+    assert q.confirmed(st) is kept  # confirm keeps X as recorded, with Y
+
+
+def changed_under_the_same_landing(seed: int = 7):
+    """A placed board, a move x on it, the same stack's move to another space instead, and a
+    next ply landing on that space after either."""
+    board = placed_board(seed)
+    for x in board.legal_plies():
+        if not x.is_move:
+            continue
+        for moved in board.legal_plies():
+            if moved.src != x.src or moved.dst == x.dst:
+                continue
+            a, b = board.copy(), board.copy()
+            a.push(x)
+            b.push(moved)
+            for y in a.legal_plies():
+                if y.is_move and y.dst == moved.dst and y in b.legal_plies():
+                    return board, x, moved, y
+    raise AssertionError("no such position")
 
 
 def test_a_ply_on_a_faulty_sensor_is_asked_as_one_question():

@@ -121,3 +121,19 @@ def test_a_question_does_not_change_under_the_hand_answering_it():
     # just ruled out stays lit for a reaction time, and the half-answered question ("b1,
     # c2, ...?" once g2 is shown) stays until the player answers it.
     assert_recorded_exactly(seed=213, noise="bad", preset="rough", adc_bits=12)
+
+
+def test_a_ply_read_on_top_of_an_open_move_set_down_where_the_board_read_it_is_asked():
+    # Rough 10-bit, bad noise: h5 slid over i5 to h4, h5i5 taken open; h1 lifted at once, the
+    # still board read "h1 may not go to h4" (h5's landing there), then h1 set down on i2.
+    # h1i2 on top of h5i5 fitted best, h5h4 with h1i2 nearly as well, and h1i2 made h5i5
+    # final unasked: a wrong ply, then stuck. Now asked "i5 or h4?", and the question stays
+    # while the board settles anew with the same meanings.
+    assert_recorded_exactly(seed=217, noise="bad", preset="rough", adc_bits=10)
+
+
+def test_an_answer_about_the_next_ply_never_changes_the_move_before_it():
+    # Rough 10-bit, bad noise, no mistakes: h1i1 taken open, j2 then set down on i2. Read
+    # strictly, only h1i2 with j2i2 fitted, asked alone as "did you land on i2?": i2 is j2's
+    # landing, and the answer took h1i2 for h1i1 with it. Now asked "did you land on i1?".
+    assert_recorded_exactly(seed=208, noise="bad", preset="rough", adc_bits=10, mistakes=0)

@@ -1,0 +1,47 @@
+"""Where the board read a stack set down where it may not go while the last move was still
+open: on the still board just before a ply read on top of that move, such a read on one of the
+move's other landings says the hand set the move's stack down there (read as the next stack's,
+that one lifted at once), so the move set down there is asked about rather than made final
+(`decisions.Decisions.went_on`; rough 10-bit bad noise, mistakes 0.3, seed 217).
+
+>>> from types import SimpleNamespace as NS
+>>> off = SetDownOff()
+>>> off.note(NS(stable_since=1.0), NS(kind="illegal", best=NS(dst=12)), 60, provisional=True)
+>>> off.before(NS(stable_since=1.0)), off.before(NS(stable_since=2.0))
+(set(), {(60, 12)})
+"""
+
+from __future__ import annotations
+
+
+class SetDownOff:
+    """The illegal set-downs read (ply count, space) on the still board being read and on the
+    one before it; `asked`: the (ply count, key) of the meaning asked about on that evidence."""
+
+    def __init__(self):
+        self._still: float | None = None  # the stable_since of the still board being read
+        self._here: set[tuple[int, int]] = set()
+        self._before: set[tuple[int, int]] = set()
+        self.asked: set[tuple[int, tuple]] = set()
+
+    def note(self, snap, d, ply_count: int, provisional: bool) -> None:
+        """The decision `d` acted on about `snap`, the last move open if `provisional`."""
+        if snap.stable_since != self._still:
+            self._still, self._before, self._here = snap.stable_since, self._here, set()
+        if d.kind == "illegal" and provisional and d.best is not None:
+            self._here.add((ply_count, d.best.dst))
+
+    def before(self, snap) -> set[tuple[int, int]]:
+        """What the still board before `snap`'s read (`snap` not yet noted, or noted)."""
+        return self._before if snap.stable_since == self._still else self._here
+
+    def alternative(self, again, snap, ply_count: int, asking: bool):
+        """Among `again`'s rivals, the move set down on a landing read so just before, or the
+        one asked about on that evidence while the question is open (the board settling anew,
+        the same meanings fitting as before, is no answer); None when there is none."""
+        off, asked = self.before(snap), self.asked if asking else set()
+        alt = next((c for c in again.rivals if c.amends and c.plies and (
+            (ply_count, c.plies[0].dst) in off or (ply_count, c.key) in asked)), None)
+        if alt is not None:
+            self.asked = {(ply_count, alt.key)}
+        return alt
