@@ -20,8 +20,8 @@ More kinds of question:
   as it stands for its reference (`confirmed_snapshot`), so what read differently (drift, a
   piece off its place) is learned rather than asked about again.
 
-`Questions` keeps the open question; the answer is committed by
-`decisions.Decisions.resolve`.
+`Questions` keeps the open question; how the player's answer is read is `answers.Answers`
+(a part of it), and the answer is committed by `decisions.Decisions.resolve`.
 """
 
 from __future__ import annotations
@@ -29,13 +29,10 @@ from __future__ import annotations
 from .faults import names
 from .i18n import _
 from .candidates import Decision
+from .answers import Answers, landing
 from .landing_wait import HELD_KINDS, LandingWait
-from .spaces import N_SPACES, SPACES
+from .spaces import SPACES
 
-SHOWN_AFTER = 2.5
-"""An answer is shown by a lift and set-back, the stack straight back on its space: one held
-off it for longer than this (in `ask_after_s`) was carried (a stack lifted by mistake while its
-player waits for the board, a move begun), and set back it answers nothing."""
 REACH = 1.5
 """A rival the readings have just ruled out stays in the question this long (in `ask_after_s`):
 a player who saw its space lit reacts in up to about a second and lifts the stack a moment
@@ -45,7 +42,7 @@ LANDINGS = ("commit", "illegal")
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
 
-class Questions(LandingWait):
+class Questions(LandingWait, Answers):
     """The open question, if any.
 
     rivals: the candidates being asked about (empty: no question); index: the ply on which
@@ -304,187 +301,3 @@ class Questions(LandingWait):
             st.message = _("did you play {plies}? the board reads it only roughly: press "
                            "confirm if so, and it takes the board as it stands").format(
                                plies=plies)
-
-    # -- answers -----------------------------------------------------------------------------
-    def confirmed_snapshot(self, snap, cand):
-        """The snapshot to take as the reference when confirm answers `cand`: `snap` itself
-        after a question about the board as it stands (`ask_as_it_stands`) or whether a
-        stack landed at all (the board still: it stands at contact, read as the model could
-        not tell), while it still shows exactly `cand`'s stacks; else None (the reference is
-        predicted)."""
-        if not (self.as_it_stands or self.whether) or snap is None or cand is None:
-            return None
-        same = self.inference.occupancy(snap.values) == self.faults.seen(cand.stacks)
-        return snap if same else None
-
-    def sources(self) -> set:
-        """The spaces the moves asked about were lifted from."""
-        return {c.plies[-1].src for c in self.rivals if c.plies and c.plies[-1].is_move}
-
-    def spaces(self) -> list:
-        """The asked space of each rival, in order."""
-        return [self._space_of(c) for c in self.rivals]
-
-    def confirmed(self, st):
-        """The candidate that confirm answers: the first asked space's (a faulty sensor's,
-        when one is asked: a lift cannot be seen there)."""
-        first = st.ask[0]
-        chosen = [c for c, a in zip(self.rivals, self.spaces()) if a == first]
-        if self.narrowed(st, chosen):
-            return None
-        return self._unasked_kept(chosen) if chosen else self.rivals[0]
-
-    def narrowed(self, st, chosen) -> bool:
-        """The answer names the later of two plies only, and `chosen` (the rivals it leaves)
-        still differ in the earlier one: asked again about that one among them (never
-        decided by which of them happened to come first). True when so asked."""
-        if len({c.key for c in chosen}) < 2:
-            return False
-        old = (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
-               self.known)
-        self.known = self.known + [(self.index, self._space_of(chosen[0]))]
-        self.rivals = []
-        self.ask(st, chosen)
-        if self.rivals:
-            return True
-        (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
-         self.known) = old
-        return False
-
-    @staticmethod
-    def _unasked_kept(chosen):
-        """The answer's candidate among `chosen` (the rivals it leaves): when they still differ
-        in an earlier ply that no lift can tell apart (`narrowed` could not ask: the earlier
-        ply's landings are the later ply's own, or one space only), the one that leaves the
-        recorded move as it stands, never one that changes it unasked (rough 12-bit bad m0.3
-        seed 211: "j4 or h4?" about i4's landing, answered j4, took j5j4,i4j4 over j5k5 kept
-        with i4j4); else the first."""
-        return next((c for c in chosen if not c.amends), chosen[0])
-
-    def _space_of(self, cand):
-        """`cand`'s asked space: where its asked ply landed, or its last landing."""
-        if cand.kind == "illegal" or self.index is None:
-            return landing(cand)
-        return self._moves(cand)[self.index].dst
-
-    def _moves(self, cand) -> list:
-        """`cand`'s moves, from the recorded last move on when a rival changes it."""
-        moves = [p for p in cand.plies if not p.is_pass]
-        return moves if cand.amends else list(self.before) + moves
-
-    def contradicts(self, st, cand) -> bool:
-        """Whether `cand` disagrees with what the player has answered so far to the open
-        question (`known`): readings are no answer, so it is not taken (asked again)."""
-        return st.mode == "asking" and bool(self.known) and not self._agrees(cand)
-
-    def _agrees(self, cand) -> bool:
-        """`cand` agrees with the answers already given to this question (`known`)."""
-        moves = self._moves(cand)
-        for i, space in self.known:
-            if (landing(cand) if i is None else
-                    (moves[i].dst if i < len(moves) else None)) != space:
-                return False
-        return True
-
-    def watch(self, st, raw) -> None:
-        """Per frame while asking: see an asked stack lifted and set back, however quickly."""
-        cal, limit = self.cal, self.inference.limit
-        self._note_lifts(st, lambda a: a not in self.faults
-                         and abs(raw[a] - cal.baseline[a]) >= limit(a))
-
-    def _note_lifts(self, st, occupied) -> None:
-        for a in st.ask:
-            if a in self.faults:
-                continue  # a lift there cannot be seen
-            if not occupied(a):
-                if a not in self.lifted:
-                    self.lifted_at[a] = st.time
-                self.lifted.add(a)
-            elif a in self.lifted and self.answer is None:
-                if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s:
-                    self.lifted.discard(a)  # held off its space for long: carried, not shown
-                else:
-                    self.answer = a  # lifted and set back: the answer
-
-    def check(self, st, snap):
-        """On a settled snapshot while asking: an asked stack lifted and set back again is the
-        answer (one only lifted may be a cut-off stack being cleared).
-
-        Returns (candidate, exact): the answered candidate, and whether the board now shows
-        exactly its stacks (then the snapshot is its reference); True when the board waits for
-        the lifted stack to be set back; None when the board is to be read afresh."""
-        occ = self.inference.occupancy(snap.values)
-        self._note_lifts(st, lambda a: a in occ)
-        cleared = self._cleared(st, occ)
-        if cleared is not None:
-            return cleared, False
-        if self.answer is None or self.answer not in occ:
-            # An asked stack in the hand, the board otherwise as a rival leaves it (its
-            # cut-off stacks perhaps being cleared, an asked one among them: the move as
-            # recorded and the one asked about may cut off different stacks).
-            held = [a for a in st.ask if a not in occ and a in self.lifted and any(
-                not self._differs(st, occ | {a}, r) for r in self.rivals)]
-            if len(held) > 1:  # the one no rival cuts off
-                held = [a for a in held if any(
-                    a not in set(r.pending) | self._cut_off(st.board, r) for r in self.rivals)]
-            if len(held) == 1:
-                st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
-                return True
-            return None  # anything else: read the board afresh
-        chosen = [c for c, s in zip(self.rivals, self.spaces()) if s == self.answer]
-        if not chosen:
-            return None
-        if self.narrowed(st, chosen):
-            return True  # the next answer decides
-        cand = self._unasked_kept(chosen)
-        mine = self.faults.seen(cand.stacks)
-        if self._differs(st, occ, cand):
-            # The board is not as the answer says (beyond whether its cut-off stacks are
-            # cleared yet): a stack carried over or onto an asked one dips its reading like a
-            # lift, so this is no answer; the board is read afresh.
-            self.answer, self.lifted = None, set()
-            return None
-        return cand, occ == mine
-
-    def _cleared(self, st, occ):
-        """Asked about one ply whose landing stack it cuts off itself: the player clearing
-        that stack with the others it cuts off (and nothing else changed) answers "yes" (a
-        lift and set-back is no way to answer then). The candidate, or None."""
-        cand = self.rivals[0]
-        if cand.kind != "commit" or len({c.key for c in self.rivals}) != 1:
-            return None
-        cut = self._cut_off(st.board, cand)
-        mine = self.faults.seen(cand.stacks)
-        gone = mine - occ
-        if (any(a in cut and a in gone for a in st.ask) and len(gone) >= 2
-                and gone <= cut and not occ - mine):
-            return cand
-        if st.ask and all(a in cut and not cand.stacks[a] for a in st.ask) and occ == mine:
-            return cand  # (asked after it was cleared: the board stands exactly so)
-        return None
-
-    def _differs(self, st, occ, cand) -> set:
-        """The spaces where the occupancy `occ` is not as `cand` leaves the board, beyond
-        whether the stacks it cuts off (also those cut off before it, still standing) are
-        cleared yet."""
-        return ((occ ^ self.faults.seen(cand.stacks)) - self._cut_off(st.board, cand)
-                - set(cand.pending))
-
-    @staticmethod
-    def _cut_off(board, cand) -> set:
-        """The spaces whose stacks `cand`'s plies cut off (they may or may not be cleared)."""
-        moves = [p for p in cand.plies if not p.is_pass]
-        sources = {p.src for p in moves if p.is_move}
-        return {s for s in range(N_SPACES) if not cand.board.height(s) and s not in sources
-                and (board.height(s) or any(p.dst == s for p in moves))}
-
-
-def landing(cand):
-    """The space a rival's answer is lifted from: its last landing, or, for the recorded
-    position as it stands (a provisional move left as it is), that move's own landing (the
-    recorded move is one of the answers, or a question left it out)."""
-    if (cand.kind == "match" and not cand.amends and not cand.plies
-            and cand.board.move_stack and cand.board.move_stack[-1].is_move):
-        return cand.board.move_stack[-1].dst
-    return cand.last_dst
-

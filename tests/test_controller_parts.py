@@ -7,7 +7,7 @@ import doctest
 
 import pytest
 
-from firmware_py import faults, mismatch, questions, recorder, reference, script, set_down_off
+from firmware_py import answers, faults, mismatch, questions, recorder, reference, script, set_down_off
 from firmware_py.board_model import BoardModel
 from firmware_py.calibration import Calibration
 from firmware_py.inference import Candidate, Decision, Inference
@@ -120,7 +120,7 @@ def test_an_asked_stack_held_off_its_space_for_long_and_set_back_is_no_answer():
     lifted = [v if s != b.dst else cal.baseline[s] for s, v in enumerate(stacked)]
     st.time = 20.0
     q.watch(st, lifted)
-    st.time = 20.0 + questions.SHOWN_AFTER * q.ask_after_s + 0.5
+    st.time = 20.0 + answers.SHOWN_AFTER * q.ask_after_s + 0.5
     q.watch(st, lifted)
     q.watch(st, stacked)
     assert q.answer is None and q.lifted == set()  # carried, not shown: still asked
