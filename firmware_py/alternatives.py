@@ -6,7 +6,9 @@ board. Each is a candidate of its own, scored like any other (`inference.Inferen
 - a stack in the hand, as held still above its source at carry height (`held_above`: a player
   deciding where to put it);
 - a stack gone from its space, as knocked aside and lying beside it (`knocked`): then a move
-  onto a neighbour that reads no more than such a stack is asked about, never taken.
+  onto a neighbour that reads no more than such a stack is asked about, never taken. So too a
+  stack that may not move (the one the last move just landed on, say): knocked aside, it is
+  the same error as lifting it ("put it back"), never a changed move onto where it lies.
 """
 
 from __future__ import annotations
@@ -84,12 +86,14 @@ class Alternatives:
         steps away, as much as the cross-talk that tells candidates apart), and not as a
         landing would: the same
         meaning as the stack in the hand, so a move to a neighbour that reads no more than a
-        stack lying there is asked about, never taken."""
+        stack lying there is asked about, never taken. A stack that may not move ('badlift')
+        is tried too: knocked aside by the hand, it lies where a change to the last move
+        plus a ply onto that neighbour would land."""
         out = []
         cal = self.model.cal
         for c in cands:
             if ((c.chi2 > limit and any(not p.is_pass for p in c.plies))
-                    or c.kind != "lifted" or c.hover is not None):
+                    or c.kind not in ("lifted", "badlift") or c.hover is not None):
                 continue  # (one knocked from the recorded position, or after a forced pass
                 # only, is always tried)
             stack = c.board.stack(c.src) if not c.amends else None
@@ -101,6 +105,6 @@ class Alternatives:
             far_lo, far_hi = self.model.lying_range(stack, ring=2)
             free = {n: (min(far_lo, 0.0), max(far_hi, 0.0)) for n in NEAR[c.src]}
             free.update((n, (lo, hi)) for n in NEIGHBOURS[c.src])
-            out.append(Candidate("lifted", c.plies, c.board, c.stacks, c.pending, src=c.src,
+            out.append(Candidate(c.kind, c.plies, c.board, c.stacks, c.pending, src=c.src,
                                  amends=c.amends, free=free))
         return out
