@@ -44,7 +44,7 @@ from .i18n import _
 from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
-from .rules import Board
+from .rules import Board, Ply
 from .set_down_off import SetDownOff
 from .spaces import SPACES
 
@@ -272,6 +272,13 @@ class Decisions:
         # (Nothing at all stands as the move as recorded leaves it: its stack set back on its
         # source, say, and the same player's next stack lifted at once.)
         lost = still_open and d.kind == "unexplained" and d.best is None
+        if (d.kind == "illegal" and rec.moved_on is not None and d.best is not None
+                and d.best.src == rec.moved_on
+                and snap.time - snap.stable_since < self.inference.hold_s):
+            # Open for that stack's set-down (`_held_over`): held over the move's other
+            # landing, it still reads as set down there (still for longer than a hand holds
+            # a stack, it was set down there: the error).
+            return self._held_over(st, d, d) or d
         if not (on_top or barred or lost
                 or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
@@ -283,6 +290,8 @@ class Decisions:
                 rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
+            if held is None and made_final:
+                held = self._held_over(st, d, again)
             if held is not None or made_final and not on_top:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
@@ -323,6 +332,28 @@ class Decisions:
             self.recorder.moved_on = best.src
             return Decision("lifted", best, [best], again.candidates)
         return None
+
+    def _held_over(self, st, d: Decision, again: Decision) -> Decision | None:
+        """The lift that made the move final was of a stack now read set down where it may
+        not go: on another of the move's landings (`d`, illegal). A stack held low over that
+        landing reads so, and so does the move's own stack set down there with that stack
+        still in the hand (`again`): which one cannot be told until the stack is set down, so
+        the move is open again until then (as `_still_held`); else None."""
+        last = st.board.move_stack[-1] if st.board.move_stack else None
+        if d.kind != "illegal" or d.best is None or last is None or not last.is_move:
+            return None
+        before = st.board.copy()
+        before.pop()
+        if d.best.dst == last.dst or d.best.dst not in before.destinations(last.src):
+            return None
+        alt = next((c for c in again.candidates if c.kind == "lifted" and c.amends
+                    and c.src == d.best.src and c.plies[:1] == (Ply(last.src, d.best.dst),)),
+                   None)
+        if alt is None:
+            return None
+        self.recorder.provisional = True
+        self.recorder.moved_on = alt.src
+        return Decision("lifted", alt, [alt], again.candidates)
 
     def answer_fits(self, st, cand, snap) -> bool:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
