@@ -44,8 +44,8 @@ from .i18n import _
 from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
-from .rules import Board, Ply
-from .set_down_off import SetDownOff
+from .rules import Board
+from .set_down_off import SetDownOff, landed_there
 from .spaces import SPACES
 
 
@@ -237,7 +237,7 @@ class Decisions:
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the
         next stack lifted before the board was still in between): the meanings in which it
-        did are tried (`AMEND_THEN_NEXT`), in four cases. Returns the decision to act on (`d`
+        did are tried (`AMEND_THEN_NEXT`), in five cases. Returns the decision to act on (`d`
         itself when they change nothing).
 
         - The move is still open and the board reads a ply after it: when one of those
@@ -259,6 +259,10 @@ class Decisions:
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
           keeps the move open until it is set down, which decides.
+        - Touching another stack has just made the move final, and the board reads that stack
+          set down where it may not go, on another of the move's landings: the move landed
+          there, that stack in the hand, reads so too, so the move stays open until the stack
+          is set down (`_held_over`; no error while it is held).
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
@@ -275,9 +279,9 @@ class Decisions:
         if (d.kind == "illegal" and rec.moved_on is not None and d.best is not None
                 and d.best.src == rec.moved_on
                 and snap.time - snap.stable_since < self.inference.hold_s):
-            # Open for that stack's set-down (`_held_over`): held over the move's other
-            # landing, it still reads as set down there (still for longer than a hand holds
-            # a stack, it was set down there: the error).
+            # Open for that stack's set-down (`_held_over`): while it is held, the move's
+            # other landing still reads as that stack set down there (still for longer than
+            # a hand holds a stack, it was: the error).
             return self._held_over(st, d, d) or d
         if not (on_top or barred or lost
                 or made_final and d.kind not in ("match", "commit", "lifted")):
@@ -334,21 +338,11 @@ class Decisions:
         return None
 
     def _held_over(self, st, d: Decision, again: Decision) -> Decision | None:
-        """The lift that made the move final was of a stack now read set down where it may
-        not go: on another of the move's landings (`d`, illegal). A stack held low over that
-        landing reads so, and so does the move's own stack set down there with that stack
-        still in the hand (`again`): which one cannot be told until the stack is set down, so
-        the move is open again until then (as `_still_held`); else None."""
-        last = st.board.move_stack[-1] if st.board.move_stack else None
-        if d.kind != "illegal" or d.best is None or last is None or not last.is_move:
-            return None
-        before = st.board.copy()
-        before.pop()
-        if d.best.dst == last.dst or d.best.dst not in before.destinations(last.src):
-            return None
-        alt = next((c for c in again.candidates if c.kind == "lifted" and c.amends
-                    and c.src == d.best.src and c.plies[:1] == (Ply(last.src, d.best.dst),)),
-                   None)
+        """The lift that made the move final is of a stack read set down where it may not go
+        (`d`), on another of the move's landings, which the move landed there with that stack
+        in the hand reads as too (`set_down_off.landed_there`): the move is open again until
+        that stack is set down (as `_still_held`); else None."""
+        alt = landed_there(st.board, d, again)
         if alt is None:
             return None
         self.recorder.provisional = True

@@ -68,7 +68,7 @@ def test_the_move_read_in_the_air_is_not_kept_under_the_next_ply(seed):
 
 def held_over_the_other_landing(seed: int):
     """As `paused_elsewhere`, but the next stack lifted at once may not go where the move
-    paused: held over it, it reads as set down there (illegal)."""
+    lands: held, it reads as set down there (illegal) on top of the move read in the air."""
     board = early_moves_board(seed)
     for ply in board.legal_plies():
         if ply.is_pass or board.isolated_by(ply):
@@ -95,10 +95,10 @@ def held_over_the_other_landing(seed: int):
 
 def test_a_move_made_final_by_a_lift_held_over_its_other_landing_stays_open():
     # c1 paused over c3 (c1c3, open), set down on a1 as a3 was lifted: that lift made c1c3
-    # final, and a3, held a second over a1, read as set down there ("a3 may not go to a1",
-    # chi2 15.9, against 73.3 for c1a1 with a3 in the hand); the error nudged a1's stack, and
-    # a3a2 was then recorded on top of c1c3. Held there, a3 cannot tell which: the move stays
-    # open until a3 is set down, which decides.
+    # final, and with a3 held a second above its space, c1's landing on a1 read as a3 set
+    # down there ("a3 may not go to a1", chi2 15.9, against 73.3 for c1a1 with a3 in the
+    # hand); the error nudged a1's stack, and a3a2 was then recorded on top of c1c3. While a3
+    # is held that cannot be told: the move stays open until a3 is set down, which decides.
     seed = 7
     board, ply, via, nxt = held_over_the_other_landing(seed)
     sim = SimBoard(Params.preset("rough", noise="clean", **adc_board(10)), seed=seed)
