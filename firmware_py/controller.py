@@ -68,7 +68,7 @@ from .calibration import Calibration
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
-from .inference import Inference
+from .inference import STANDING_MT, Inference
 from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
@@ -140,6 +140,9 @@ class Controller:
                                    self.recorder, self.mismatch, self.script, self.stats)
         self._mode_before_link: str | None = None
         self._settled = None  # (stable since, plies, pending) of the board last explained
+        # Standing stacks seen off their space on a frame since the last settled snapshot
+        # (`_note_gone`): one set back before the board was still again is reseated too.
+        self._gone: set[int] = set()
         self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
@@ -185,6 +188,8 @@ class Controller:
             self.link_restored()
         if st.mode == "asking" and self.settler.moving:
             self.questions.watch(st, frame.raw)
+        if self.settler.moving:
+            self._note_gone(frame.raw)
         snap = self.settler.feed(frame.time, frame.raw)
         if self.settler.noisy is not None:
             self.faults.noisy(self.settler.noisy, frame.raw, self.settler)
@@ -289,6 +294,16 @@ class Controller:
         self.mismatch.clear()
 
     # -- snapshots ---------------------------------------------------------------------------
+    def _note_gone(self, raw) -> None:
+        """Per frame while the board moves: the standing stacks that read no stack (lifted,
+        knocked aside), however briefly."""
+        inf = self.inference
+        base = self.cal.baseline
+        limit = STANDING_MT * self.cal.codes_per_mt
+        for s in inf.standing - self._gone:
+            if abs(raw[s] - base[s]) <= limit and s not in inf.unreliable:
+                self._gone.add(s)
+
     def _on_snapshot(self, snap) -> None:
         self.stats["snapshots"] += 1
         noise = mean_noise(snap.spread)
@@ -314,6 +329,12 @@ class Controller:
         gone = standing - occ
         for s in gone:
             ref.reseat(s)
+        for s in self._gone & standing & occ:
+            # Seen gone on a frame and set back before the board was still again: never
+            # where it stood either, so its new reading is no landing there (rough 10-bit bad
+            # seed 215: i3, lifted by mistake and set back, read as i4i3).
+            ref.reseat(s)
+        self._gone = set()
         if st.mode == "asking":
             answer = self.questions.check(st, snap)
             if answer is True:

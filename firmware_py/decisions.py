@@ -94,6 +94,9 @@ class Decisions:
                                 and not c.amends][:1]
             d = self.last = Decision("ambiguous", d.best, [d.best] + stands, d.candidates)
             kind = d.kind
+        if kind in ("match", "commit") and self.questions.contradicts(st, d.best):
+            self.questions.ambiguous(st, d, snap)  # half answered: the question stays
+            return
         if kind == "match" and self._misread_last(st, d.best, snap):
             return
         if kind != "ambiguous":

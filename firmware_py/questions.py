@@ -36,6 +36,11 @@ SHOWN_AFTER = 2.5
 """An answer is shown by a lift and set-back, the stack straight back on its space: one held
 off it for longer than this (in `ask_after_s`) was carried (a stack lifted by mistake while its
 player waits for the board, a move begun), and set back it answers nothing."""
+REACH = 1.5
+"""A rival the readings have just ruled out stays in the question this long (in `ask_after_s`):
+a player who saw its space lit reacts in up to about a second and lifts the stack a moment
+later, and the question must not change under that hand (rough 12-bit bad seed 213: "g2 or
+g3?" became "c2, b1, b3, a2 or a1?" 0.4 s before g2 was lifted to answer)."""
 LANDINGS = ("commit", "illegal")
 NOT_LANDED_KINDS = ("lifted", "match", "relift", "badlift")
 
@@ -70,17 +75,25 @@ class Questions(LandingWait):
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
+        self.fading: dict = {}  # rival key -> when the readings first ruled it out (`REACH`)
 
     def clear(self) -> None:
         """No question open."""
         self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
         self.known = []
+        self.fading = {}
 
     # -- asking ------------------------------------------------------------------------------
     def ambiguous(self, st, d: Decision, snap):
         """Several meanings fit: ask, or wait a little when one of them is "not landed yet".
         Returns a stack-in-the-hand candidate to show meanwhile, or None."""
         rivals = d.rivals
+        if st.mode == "asking" and self.known:
+            # Half answered (the later ply's landing shown, the earlier one's asked): the
+            # question stays, narrowed to what agrees with that answer, until it is answered
+            # (the stack shown there was lifted and set back: its reading says nothing now).
+            self.ask(st, rivals, candidates=d.candidates)
+            return None
         if any(c.kind in NOT_LANDED_KINDS for c in rivals):
             # A landing too faint to tell from a hand holding the stack: wait a little (a hand
             # moves on), then ask; longer while the stack in the hand fits best (a player
@@ -165,17 +178,21 @@ class Questions(LandingWait):
         if again:
             under_way = self.lifted | {self.answer}
             top = min((c.chi2 for c in candidates), default=0.0)
-            still = {c.key: c for c in candidates
-                     if c.chi2 - top < 2 * self.inference.margin}
+            read = {c.key: c for c in candidates}
+            still = {k: c for k, c in read.items() if c.chi2 - top < 2 * self.inference.margin}
             keys = {c.key for c in rivals}
             for c, s in zip(self.rivals, self.spaces()):
-                if c.key not in keys and (c.key in still or s in under_way):
+                if c.key not in keys and (c.key in still or s in under_way
+                                          or self._reaching(c, read, rivals, st.time)):
                     keys.add(c.key)
-                    rivals = rivals + [still.get(c.key, c)]
+                    rivals = rivals + [read.get(c.key, c)]
+        else:
+            self.fading = {}
         # Ask about the last ply on which the rivals differ: the player who made it answers by
         # lifting the stack they landed on (two quick plies in an unknown order: the later).
         # (Rivals that change the last recorded move are compared with the others' plies
         # after that move: the same ply number is the same player's.)
+        kept = self.before  # (the open question's, should this one not be asked)
         self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
         if len({c.key for c in rivals}) == 1:
             rivals = rivals + self._kept_with(rivals[0], candidates)
@@ -199,6 +216,7 @@ class Questions(LandingWait):
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
         if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+            self.before = kept
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
         self.as_it_stands = False
@@ -226,6 +244,18 @@ class Questions(LandingWait):
         elif blind:
             st.message = _("did you land on {space} (its sensor is faulty)? press confirm"
                            ).format(space=SPACES[ask[0]])
+
+    def _reaching(self, cand, read: dict, rivals, now: float) -> bool:
+        """Whether `cand`, a landing the readings (`read`: the candidates by key) rule out
+        now, is still within `REACH` of when they first did (a hand may be on its way to
+        answer it). Only another landing of as many plies as the new `rivals`' first: not a
+        stack set down where it may not go, nor a meaning the board has moved on from (the
+        next stack moved since)."""
+        if (cand.kind != "commit" or cand.key not in read or not rivals
+                or cand.board.ply_count != rivals[0].board.ply_count):
+            return False
+        since = self.fading.setdefault(cand.key, now)
+        return now - since < REACH * self.ask_after_s
 
     @staticmethod
     def _kept_with(cand, candidates) -> list:
@@ -341,6 +371,11 @@ class Questions(LandingWait):
         """`cand`'s moves, from the recorded last move on when a rival changes it."""
         moves = [p for p in cand.plies if not p.is_pass]
         return moves if cand.amends else list(self.before) + moves
+
+    def contradicts(self, st, cand) -> bool:
+        """Whether `cand` disagrees with what the player has answered so far to the open
+        question (`known`): readings are no answer, so it is not taken (asked again)."""
+        return st.mode == "asking" and bool(self.known) and not self._agrees(cand)
 
     def _agrees(self, cand) -> bool:
         """`cand` agrees with the answers already given to this question (`known`)."""

@@ -112,6 +112,17 @@ def test_a_stack_held_off_its_space_while_a_question_waits_is_read_as_set_back_a
     assert_recorded_exactly(seed=seed, noise=noise, preset="rough", adc_bits=adc_bits)
 
 
+def test_a_question_does_not_change_under_the_hand_answering_it():
+    # Rough 12-bit, bad noise: b2b1 open (a faint landing), h3g2 played at once, "g2, g3,
+    # ...?" asked. The readings then ruled g3 out and the question became b2's landing ("c2,
+    # b1, b3, a2, a1?") 0.4 s before the player lifted g2 to answer; g2, set back, may read
+    # anywhere, h3g3 then fitted better and g2 was never lit again; each later answer was
+    # refused or dropped for a stack shown in the hand: stuck at ply 76 of 82. Now a rival
+    # just ruled out stays lit for a reaction time, and the half-answered question ("b1,
+    # c2, ...?" once g2 is shown) stays until the player answers it.
+    assert_recorded_exactly(seed=213, noise="bad", preset="rough", adc_bits=12)
+
+
 def test_a_ply_read_on_top_of_an_open_move_set_down_where_the_board_read_it_is_asked():
     # Rough 10-bit, bad noise: h5 slid over i5 to h4, h5i5 taken open; h1 lifted at once, the
     # still board read "h1 may not go to h4" (h5's landing there), then h1 set down on i2.
