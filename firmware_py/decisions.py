@@ -45,7 +45,7 @@ from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
 from .rules import Board
-from .set_down_off import SetDownOff
+from .set_down_off import SetDownOff, landed_there
 from .spaces import SPACES
 
 
@@ -240,7 +240,7 @@ class Decisions:
     def went_on(self, st, d: Decision, snap, was_provisional: bool) -> Decision:
         """The hand may have set the last move's stack down elsewhere and gone on at once (the
         next stack lifted before the board was still in between): the meanings in which it
-        did are tried (`AMEND_THEN_NEXT`), in four cases. Returns the decision to act on (`d`
+        did are tried (`AMEND_THEN_NEXT`), in five cases. Returns the decision to act on (`d`
         itself when they change nothing).
 
         - The move is still open and the board reads a ply after it: when one of those
@@ -262,6 +262,10 @@ class Decisions:
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
           keeps the move open until it is set down, which decides.
+        - Touching another stack has just made the move final, and the board reads that stack
+          set down where it may not go, on another of the move's landings: the move landed
+          there, that stack in the hand, reads so too, so the move stays open until the stack
+          is set down (`_held_over`; no error while it is held).
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
@@ -275,6 +279,13 @@ class Decisions:
         # (Nothing at all stands as the move as recorded leaves it: its stack set back on its
         # source, say, and the same player's next stack lifted at once.)
         lost = still_open and d.kind == "unexplained" and d.best is None
+        if (d.kind == "illegal" and rec.moved_on is not None and d.best is not None
+                and d.best.src == rec.moved_on
+                and snap.time - snap.stable_since < self.inference.hold_s):
+            # Open for that stack's set-down (`_held_over`): while it is held, the move's
+            # other landing still reads as that stack set down there (still for longer than
+            # a hand holds a stack, it was: the error).
+            return self._held_over(st, d, d) or d
         if not (on_top or barred or lost
                 or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
@@ -286,6 +297,8 @@ class Decisions:
                 rec.moved_on = again.best.src  # open until that stack is set down
         if made_final or barred:
             held = self._still_held(again)
+            if held is None and made_final:
+                held = self._held_over(st, d, again)
             if held is not None or made_final and not on_top:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
@@ -326,6 +339,18 @@ class Decisions:
             self.recorder.moved_on = best.src
             return Decision("lifted", best, [best], again.candidates)
         return None
+
+    def _held_over(self, st, d: Decision, again: Decision) -> Decision | None:
+        """The lift that made the move final is of a stack read set down where it may not go
+        (`d`), on another of the move's landings, which the move landed there with that stack
+        in the hand reads as too (`set_down_off.landed_there`): the move is open again until
+        that stack is set down (as `_still_held`); else None."""
+        alt = landed_there(st.board, d, again)
+        if alt is None:
+            return None
+        self.recorder.provisional = True
+        self.recorder.moved_on = alt.src
+        return Decision("lifted", alt, [alt], again.candidates)
 
     def answer_fits(self, st, cand, snap) -> bool:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it

@@ -4,6 +4,11 @@ move's other landings says the hand set the move's stack down there (read as the
 that one lifted at once), so the move set down there is asked about rather than made final
 (`decisions.Decisions.went_on`; rough 10-bit bad noise, mistakes 0.3, seed 217).
 
+Read just after the lift that made the move final (`landed_there`), such a set-down is the next
+stack's lift with the move landed there: that stack's space emptied and the landing grown read
+like that stack set down on it, and cannot be told from it until the stack is set down (quiet
+rough 10-bit board, `tests/test_controller_went_on.py`).
+
 >>> from types import SimpleNamespace as NS
 >>> off = SetDownOff()
 >>> off.note(NS(stable_since=1.0), NS(kind="illegal", best=NS(dst=12)), 60, provisional=True)
@@ -12,6 +17,26 @@ that one lifted at once), so the move set down there is asked about rather than 
 """
 
 from __future__ import annotations
+
+from .rules import Ply
+
+
+def landed_there(board, d, again):
+    """`d`, read just after the lift that made the last move of `board` final: a stack set
+    down where it may not go (illegal), on another of that move's landings. Among `again`'s
+    candidates (the move set down elsewhere, the next stack lifted), the move landed there
+    with that stack in the hand, which reads the same; None when `d` is no such read or that
+    meaning is not among them."""
+    last = board.move_stack[-1] if board.move_stack else None
+    if d.kind != "illegal" or d.best is None or last is None or not last.is_move:
+        return None
+    before = board.copy()
+    before.pop()
+    if d.best.dst == last.dst or d.best.dst not in before.destinations(last.src):
+        return None
+    there = (Ply(last.src, d.best.dst),)
+    return next((c for c in again.candidates if c.kind == "lifted" and c.amends
+                 and c.src == d.best.src and c.plies[:1] == there), None)
 
 
 class SetDownOff:

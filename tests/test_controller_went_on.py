@@ -64,3 +64,60 @@ def test_the_move_read_in_the_air_is_not_kept_under_the_next_ply(seed):
     assert Ply(ply.src, via) in read  # the pause was read as a landing
     assert stored == board.move_stack + [ply, nxt]
     assert c.state.board.move_stack == stored and c.state.mode in ("idle", "removing")
+
+
+def held_over_the_other_landing(seed: int):
+    """As `paused_elsewhere`, but the next stack lifted at once may not go where the move
+    lands: held, it reads as set down there (illegal) on top of the move read in the air."""
+    board = early_moves_board(seed)
+    for ply in board.legal_plies():
+        if ply.is_pass or board.isolated_by(ply):
+            continue
+        dests = board.destinations(ply.src)
+        for via in dests:
+            if via == ply.dst or board.height(via) < 2 or board.isolated_by(Ply(ply.src, via)):
+                continue
+            read = board.copy()
+            read.push(Ply(ply.src, via))
+            after = board.copy()
+            after.push(ply)
+            for z in after.mobile_stacks():
+                if (z in (ply.dst, via) or ply.dst in read.destinations(z)
+                        or not any(z == d or z in NEAR[d] for d in dests)):
+                    continue
+                zd = next((d for d in after.destinations(z)
+                           if d not in (ply.dst, via) and d in read.destinations(z)
+                           and not after.isolated_by(Ply(z, d))), None)
+                if zd is not None:
+                    return board, ply, via, Ply(z, zd)
+    raise AssertionError("no such position")
+
+
+def test_a_move_made_final_by_a_lift_held_over_its_other_landing_stays_open():
+    # c1 paused over c3 (c1c3, open), set down on a1 as a3 was lifted: that lift made c1c3
+    # final, and with a3 held a second above its space, c1's landing on a1 read as a3 set
+    # down there ("a3 may not go to a1", chi2 15.9, against 73.3 for c1a1 with a3 in the
+    # hand); the error nudged a1's stack, and a3a2 was then recorded on top of c1c3. While a3
+    # is held that cannot be told: the move stays open until a3 is set down, which decides.
+    seed = 7
+    board, ply, via, nxt = held_over_the_other_landing(seed)
+    sim = SimBoard(Params.preset("rough", noise="clean", **adc_board(10)), seed=seed)
+    sim.setup(board)
+    c = Controller(board=board.copy(), adc_max=sim.adc_max, reading_step=sim.reading_step)
+    run(sim, c, 0.5)
+    assert c.state.mode == "idle"
+    stored = list(board.move_stack)
+    c.on_commit, c.on_undo = stored.append, stored.pop
+    read, modes = set(), []
+    def watch(c):
+        read.add(c.state.board.move_stack[-1])
+        modes.append(c.state.mode)
+    sim.hand.slide(ply.src, ply.dst, via=[via])
+    sim.hand.lift(nxt.src)
+    sim.hand.wait(1.0)
+    sim.hand.put(nxt.dst)
+    run(sim, c, 8.0, watch=watch)
+    assert Ply(ply.src, via) in read  # the pause was read as a landing
+    assert "error" not in modes  # no "may not go there" for a stack still in the hand
+    assert stored == board.move_stack + [ply, nxt]
+    assert c.state.board.move_stack == stored and c.state.mode in ("idle", "removing")
