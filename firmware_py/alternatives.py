@@ -7,8 +7,8 @@ board. Each is a candidate of its own, scored like any other (`inference.Inferen
   deciding where to put it);
 - a stack gone from its space, as knocked aside and lying beside it (`knocked`): then a move
   onto a neighbour that reads no more than such a stack is asked about, never taken. So too a
-  stack that may not move (the one the last move just landed on, say): knocked aside, it is
-  the same error as lifting it ("put it back"), never a changed move onto where it lies.
+  stack the last move just landed on (it may not move now): knocked aside, it is the same
+  error as lifting it ("put it back"), never a changed move onto where it lies.
 """
 
 from __future__ import annotations
@@ -86,9 +86,10 @@ class Alternatives:
         steps away, as much as the cross-talk that tells candidates apart), and not as a
         landing would: the same
         meaning as the stack in the hand, so a move to a neighbour that reads no more than a
-        stack lying there is asked about, never taken. A stack that may not move ('badlift')
-        is tried too: knocked aside by the hand, it lies where a change to the last move
-        plus a ply onto that neighbour would land."""
+        stack lying there is asked about, never taken. So too the stack the last move just
+        landed on ('badlift': it may not move now): knocked aside by the hand reaching for the
+        next stack, it lies where a change to that move plus a ply onto the neighbour would
+        land."""
         out = []
         cal = self.model.cal
         for c in cands:
@@ -96,6 +97,8 @@ class Alternatives:
                     or c.kind not in ("lifted", "badlift") or c.hover is not None):
                 continue  # (one knocked from the recorded position, or after a forced pass
                 # only, is always tried)
+            if c.kind == "badlift" and not self._just_landed_on(c):
+                continue  # (elsewhere a stack that may not move reads as lifted: "put it back")
             stack = c.board.stack(c.src) if not c.amends else None
             if not stack:
                 continue
@@ -108,3 +111,9 @@ class Alternatives:
             out.append(Candidate(c.kind, c.plies, c.board, c.stacks, c.pending, src=c.src,
                                  amends=c.amends, free=free))
         return out
+
+    @staticmethod
+    def _just_landed_on(c: Candidate) -> bool:
+        """`c`'s stack in the hand is the one the last recorded move landed on."""
+        moves = [p for p in c.board.move_stack if not p.is_pass]
+        return not c.plies and bool(moves) and moves[-1].is_move and moves[-1].dst == c.src
