@@ -95,14 +95,16 @@ class FakeScanner:
 
 
 class Clock:
-    """Real time plus jumps: the back-off's sleeps become instant, real reads stay real."""
+    """Real time plus jumps: the back-off's sleeps become instant, real reads stay real.
+    `frozen`: real time stopped (while nothing real is read), so the sleeps are exact."""
 
     def __init__(self):
         self.offset = 0.0
         self.slept = []
+        self.frozen: float | None = None
 
     def __call__(self):
-        return time.monotonic() + self.offset
+        return (time.monotonic() if self.frozen is None else self.frozen) + self.offset
 
     def sleep(self, seconds):
         self.slept.append(round(seconds, 3))
@@ -261,11 +263,17 @@ def test_unplug_and_return(link, tmp_path):
     assert not scanner.connected and scanner.stats.link_losses == 1
     shown = LedFrame(spaces=((0, 0, 255),) * N_SPACES)
     scanner.show(shown)  # kept while down, painted on return
-    # While the port is gone, every call raises LinkLost; the back-off grows to its cap.
+    # While the port is gone, every call raises LinkLost; the back-off grows to its cap. (The
+    # first sleep is what is left of the first back-off after the loss, real time on a loaded
+    # machine: none at all when that is over, and the rest is the same.)
+    clock.frozen = time.monotonic()
     for _ in range(6):
         with pytest.raises(LinkLost, match="down"):
             scanner.read_frame(timeout=10)
-    assert clock.slept == [0.1, 0.1, 0.2, 0.4, 0.8, 1.0]
+    clock.offset -= time.monotonic() - clock.frozen  # real time goes on from where it stood
+    clock.frozen = None
+    assert clock.slept[-5:] == [0.1, 0.2, 0.4, 0.8, 1.0]
+    assert len(clock.slept) == 5 or 0 < clock.slept[0] <= 0.1
     # Plugged in again: a new pty behind the same name.
     fake2 = FakeScanner(str(tmp_path / "dvonn-scanner"))
     try:
