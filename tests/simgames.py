@@ -54,6 +54,19 @@ def resume(board: Board, seed: int, noise: str = "default"):
     return sim, c
 
 
+def scene(board: Board, seed: int, params: Params):
+    """A simulated board with `params` set up as `board`, a controller resumed on it, and the
+    list of plies it records (the board's own, then each commit; an undo takes one back)."""
+    sim = SimBoard(params, seed=seed)
+    sim.setup(board)
+    c = Controller(board=board.copy(), adc_max=sim.adc_max, reading_step=sim.reading_step)
+    run(sim, c, 0.5)
+    assert c.state.mode == "idle"
+    stored = list(board.move_stack)
+    c.on_commit, c.on_undo = stored.append, stored.pop
+    return sim, c, stored
+
+
 def tall_landing(seed: int, height: int) -> tuple[Board, Ply]:
     """Random placements, 10-29 random moves, then the first legal move onto a stack at least
     `height` tall that cuts nothing off (seeded)."""

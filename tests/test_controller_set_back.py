@@ -5,10 +5,8 @@ simulated time only."""
 
 import pytest
 
-from firmware_py.controller import Controller
-from dvonn_sim.board import SimBoard
 from dvonn_sim.params import Params, adc_board
-from tests.simgames import early_moves_board, run
+from tests.simgames import early_moves_board, run, scene
 
 
 def beside_a_move(seed: int):
@@ -31,13 +29,7 @@ def beside_a_move(seed: int):
 ])
 def test_a_stack_set_back_as_the_move_is_made_is_no_landing_on_it(seed):
     board, ply, other = beside_a_move(seed)
-    sim = SimBoard(Params.preset("rough", noise="default", **adc_board(12)), seed=seed)
-    sim.setup(board)
-    c = Controller(board=board.copy(), adc_max=sim.adc_max, reading_step=sim.reading_step)
-    run(sim, c, 0.5)
-    assert c.state.mode == "idle"
-    stored = list(board.move_stack)
-    c.on_commit, c.on_undo = stored.append, stored.pop
+    sim, c, stored = scene(board, seed, Params.preset("rough", noise="default", **adc_board(12)))
     sim.hand.lift(other)  # lifted by mistake and set back at once, the move made straight on
     sim.hand.put(other)
     sim.hand.lift(ply.src)
