@@ -68,7 +68,7 @@ from .calibration import Calibration
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
-from .inference import STANDING_MT, Inference
+from .inference import Inference
 from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
@@ -297,11 +297,9 @@ class Controller:
     def _note_gone(self, raw) -> None:
         """Per frame while the board moves: the standing stacks that read no stack (lifted,
         knocked aside), however briefly."""
-        inf = self.inference
-        base = self.cal.baseline
-        limit = STANDING_MT * self.cal.codes_per_mt
-        for s in inf.standing - self._gone:
-            if abs(raw[s] - base[s]) <= limit and s not in inf.unreliable:
+        inf, base = self.inference, self.cal.baseline
+        for s in inf.standing - self._gone - inf.unreliable:
+            if abs(raw[s] - base[s]) <= inf.limit(s):  # as `Inference.occupancy` reads it
                 self._gone.add(s)
 
     def _on_snapshot(self, snap) -> None:

@@ -7,7 +7,8 @@ import doctest
 
 import pytest
 
-from firmware_py import answers, faults, mismatch, questions, recorder, reference, script, set_down_off
+from firmware_py import (answers, faults, mismatch, questions, recorder, reference, script,
+                         set_down_off)
 from firmware_py.board_model import BoardModel
 from firmware_py.calibration import Calibration
 from firmware_py.inference import Candidate, Decision, Inference
