@@ -119,14 +119,14 @@ class Answers:
                 else:
                     self.answer = a  # lifted and set back: the answer
 
-    def check(self, st, snap):
-        """On a settled snapshot while asking: an asked stack lifted and set back again is the
-        answer (one only lifted may be a cut-off stack being cleared).
+    def check(self, st, occ):
+        """On a settled snapshot while asking (`occ`: the spaces it reads a stack on): an asked
+        stack lifted and set back again is the answer (one only lifted may be a cut-off stack
+        being cleared).
 
         Returns (candidate, exact): the answered candidate, and whether the board now shows
         exactly its stacks (then the snapshot is its reference); True when the board waits for
         the lifted stack to be set back; None when the board is to be read afresh."""
-        occ = self.inference.occupancy(snap.values)
         self._note_lifts(st, lambda a: a in occ)
         cleared = self._cleared(st, occ)
         if cleared is not None:

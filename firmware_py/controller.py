@@ -334,7 +334,7 @@ class Controller:
             ref.reseat(s)
         self._gone = set()
         if st.mode == "asking":
-            answer = self.questions.check(st, snap)
+            answer = self.questions.check(st, occ)
             if answer is True:
                 return
             if answer is not None:
