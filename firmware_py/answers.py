@@ -162,14 +162,19 @@ class Answers:
     def _cleared(self, st, occ):
         """Asked about one ply whose landing stack it cuts off itself: the player clearing
         that stack with the others it cuts off (and nothing else changed) answers "yes" (a
-        lift and set-back is no way to answer then). The candidate, or None."""
+        lift and set-back is no way to answer then). So does that stack alone, when it is
+        the only one cut off, kept off its space for longer than an answer's lift (default
+        12-bit m1.0 seed 22: a3, cleared, was waited for to be set back for ever). The
+        candidate, or None."""
         cand = self.rivals[0]
         if cand.kind != "commit" or len({c.key for c in self.rivals}) != 1:
             return None
         cut = self._cut_off(st.board, cand)
         mine = self.faults.seen(cand.stacks)
         gone = mine - occ
-        if (any(a in cut and a in gone for a in st.ask) and len(gone) >= 2
+        kept_off = {a for a in self.lifted
+                    if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s}
+        if (any(a in cut and a in gone for a in st.ask) and (len(gone) >= 2 or gone <= kept_off)
                 and gone <= cut and not occ - mine):
             return cand
         if st.ask and all(a in cut and not cand.stacks[a] for a in st.ask) and occ == mine:

@@ -206,17 +206,17 @@ class Decisions:
     def _misread_last(self, st, stands, snap) -> bool:
         """The board stands as the game says and fits well enough overall (`stands`: a
         match), but reads far off where the last move, now final, could have gone instead
-        (one sensor beyond `inference.Z_LIMIT`: a hand that paused over one space, and set
-        the stack down on another as the next stack was touched). Before the reference
-        takes those readings in for good, the move's alternatives are checked: one that fits
-        about as well is asked about (True). (Its own landing settling is no such doubt.)"""
+        (one sensor off by more than the margin alone: a hand that paused over one space, and
+        set the stack down on another, a tall stack there, as the next stack was touched).
+        Before the reference takes those readings in, the move's alternatives are checked:
+        one that fits about as well is asked about (True). (Its own landing is no doubt.)"""
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
         last = st.board.move_stack[-1] if st.board.move_stack else None
         elsewhere = last_move_spaces(st.board) - ({last.src, last.dst} if last else set())
-        if not elsewhere or not set(self.reference.misfits(self.inference, stands, snap)
-                                    ) & elsewhere:
+        far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
+        if not elsewhere or not set(far) & elsewhere:
             return False
         return self._ask_alternatives(st, stands, snap)
 

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 from .calibration import NEAR
+from .inference import Z_LIMIT
 from .spaces import N_SPACES
 
 DRIFT_STEP_MT = 0.5
@@ -224,10 +225,10 @@ class Reference:
         return inference.explain(board, pending, snap, self.values, self.frames, self.stacks,
                                  snap.time - self.time, amendable=amendable)
 
-    def misfits(self, inference, cand, snap) -> list[int]:
-        """The spaces where `cand` fits `snap` worst."""
+    def misfits(self, inference, cand, snap, z_limit: float = Z_LIMIT) -> list[int]:
+        """The spaces where `cand` fits `snap` worst (beyond `z_limit` standard deviations)."""
         return inference.misfits(cand, snap.values, snap.frames, self.values, self.frames,
-                                 self.stacks, snap.time - self.time)
+                                 self.stacks, snap.time - self.time, z_limit)
 
     # -- learning ----------------------------------------------------------------------------
     def learn_placements(self, best, before, before_stacks, snap) -> None:
