@@ -10,7 +10,9 @@ response.
 People pause before letting go: a landing read from a board that has only just settled may be
 a stack still held just above it. Until the board has been still for the inference's `hold_s`,
 the readings such a hover could change are loose (`Inference.loose`), and placements read
-then are learned again once the board has been still that long.
+then are learned again once the board has been still that long. A landing read on a board
+already still for that long (a stack held high over a tall stack stirs no reading) may still
+come into contact: the stack below may then read as far off as a nudge moves it.
 
 >>> from firmware_py.board_model import BoardModel
 >>> from firmware_py.calibration import Calibration
@@ -47,6 +49,9 @@ class Reference:
         # Landings on stacks, to learn how well they fit once the board has been still for
         # `hold_s` (space -> (readings before, stacks before, its stack after)).
         self._landings: dict[int, tuple] = {}
+        # Landings read on a board already still for `hold_s`: (when, {space: height below})
+        # (`_contact_to_come`).
+        self._late: tuple | None = None
         self.values: tuple | None = None
         self.frames = 1
         self.stacks: list | None = None
@@ -56,6 +61,7 @@ class Reference:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
+        self._late = None
         self.inference.standing = frozenset()
 
     def set(self, snap, stacks) -> None:
@@ -66,10 +72,15 @@ class Reference:
         if snap.time - snap.stable_since >= self.inference.hold_s:
             self._landed(snap, stacks)
         if self.stacks is not None and stacks is not self.stacks and self.values is not None:
+            landed = {}
             for t in range(N_SPACES):  # landings: learned once the board is still (_landed)
                 old, new = self.stacks[t], stacks[t]
                 if old and len(new) > len(old) and tuple(new[:len(old)]) == tuple(old):
                     self._landings[t] = (self.values, self.stacks, tuple(new))
+                    landed[t] = len(old)
+            if landed and snap.time - snap.stable_since >= self.inference.hold_s:
+                self._late = (snap.time, landed)
+        self._contact_to_come(snap)
         if self.values is not None and self.stacks is not None:
             self._follow_drift(snap, stacks)
         self.values = snap.values
@@ -115,6 +126,27 @@ class Reference:
                     nudge = (model.landings.rel() * self.cal.unit(s)) ** 2
                     narrow, w = max(narrow, nudge), max(w, nudge)
                 loose[s] = (min(0.0, rest), max(0.0, rest), narrow, w)
+        self.inference.loose = loose
+
+    def _contact_to_come(self, snap) -> None:
+        """A stack carried high over a tall stack moves no reading enough to stir the board, so
+        a landing may be read on a board already still for longer than a hand hovers, the
+        stack still held just above (`_late`): its contact may yet push the stack below aside.
+        So that stack's own reading may move by as much as such a nudge does
+        (`Inference.loose`), on this still board for `hold_s` after the landing was read, and
+        on the next one until it has been still that long (`_landed`)."""
+        if self._late is None:
+            return
+        read, heights = self._late
+        if snap.time > read and (snap.stable_since > read
+                                 or snap.time - read >= self.inference.hold_s):
+            self._late = None
+            return
+        loose = dict(self.inference.loose)
+        for t, height in heights.items():
+            span = self.model.nudge_span(t, height)
+            lo, hi, narrow, wide = loose.get(t, (0.0, 0.0, 0.0, 0.0))
+            loose[t] = (min(lo, -span), max(hi, span), narrow, wide)
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:

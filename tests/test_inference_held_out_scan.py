@@ -147,3 +147,11 @@ def test_the_stack_just_landed_on_knocked_aside_is_read_as_knocked(preset):
     # taken unasked: two wrong plies, then stuck ("nothing may be set down on b3"). Now the
     # stack that may not move is tried as knocked aside too: "put it back".
     assert_recorded_exactly(seed=275, preset=preset, adc_bits=10)
+
+
+def test_a_landing_read_long_after_the_board_went_still_is_still_open_to_its_contact():
+    # Rough 10-bit, mistakes 0: g4 carried high over e2's stack of 10 changed no reading
+    # enough to move the board, so g4e2, read 0.6 s into a hover, was read on a board still
+    # for 1.6 s and taken at rest. Contact then nudged e2's stack (+4 mT): nothing fitted
+    # again, and d2h2 stayed shown in the hand for good.
+    assert_recorded_exactly(seed=254, preset="rough", adc_bits=10, mistakes=0.0)
