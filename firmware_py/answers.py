@@ -54,14 +54,14 @@ class Answers:
         if len({c.key for c in chosen}) < 2:
             return False
         old = (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
-               self.known)
+               self.known, self.shown)
         self.known = self.known + [(self.index, self._space_of(chosen[0]))]
         self.rivals = []
         self.ask(st, chosen)
         if self.rivals:
             return True
         (self.rivals, self.index, self.answer, self.lifted, st.ask, st.message,
-         self.known) = old
+         self.known, self.shown) = old
         return False
 
     @staticmethod
@@ -105,8 +105,21 @@ class Answers:
         self._note_lifts(st, lambda a: a not in self.faults
                          and abs(raw[a] - cal.baseline[a]) >= limit(a))
 
+    def shown_there(self, rivals, spaces, ask, later) -> list:
+        """Asked about one space alone (`ask`), the earlier ply's landing, whose other meaning
+        landed where the later ply did too (`later`, not lit: its player would take the
+        question for theirs): the stack lifted and set back there answers "not here, there",
+        for that meaning when the readings fit it better than the one asked about (a player
+        shows where they landed; rough 10-bit, mistakes 1.0, seeds 36 and 39: "did you land on
+        c4?", c5 lifted). Those spaces (a list of at most one)."""
+        if len(ask) != 1:
+            return []
+        lit = min(c.chi2 for c, s in zip(rivals, spaces) if s in ask)
+        return sorted({s for c, s in zip(rivals, spaces)
+                       if s in later and s not in ask and c.chi2 < lit})[:1]
+
     def _note_lifts(self, st, occupied) -> None:
-        for a in st.ask:
+        for a in list(st.ask) + self.shown:
             if a in self.faults:
                 continue  # a lift there cannot be seen
             if not occupied(a):
@@ -135,8 +148,8 @@ class Answers:
             # An asked stack in the hand, the board otherwise as a rival leaves it (its
             # cut-off stacks perhaps being cleared, an asked one among them: the move as
             # recorded and the one asked about may cut off different stacks).
-            held = [a for a in st.ask if a not in occ and a in self.lifted and any(
-                not self._differs(st, occ | {a}, r) for r in self.rivals)]
+            held = [a for a in list(st.ask) + self.shown if a not in occ and a in self.lifted
+                    and any(not self._differs(st, occ | {a}, r) for r in self.rivals)]
             if len(held) > 1:  # the one no rival cuts off
                 held = [a for a in held if any(
                     a not in set(r.pending) | self._cut_off(st.board, r) for r in self.rivals)]

@@ -43,6 +43,7 @@ from __future__ import annotations
 from .i18n import _
 from .mismatch import last_move_spaces
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .held_elsewhere import held_elsewhere
 from .landing_wait import HELD_KINDS
 from .rules import Board
 from .set_down_off import SetDownOff, landed_there
@@ -252,9 +253,10 @@ class Decisions:
           until it is set down (as below); otherwise as above.
         - Touching another stack has just made the move final (a stack set back near it reads
           like a landing), but nothing fits with the move as recorded, or only a ply on top of
-          it: when the board fits only with the move landed elsewhere and the next stack
-          perhaps still in the hand, the move stays open until that stack is set down (nothing
-          is recorded while a stack is held). A ply on top is otherwise treated as on a move
+          it, or the next stack read in the hand fits better with the move landed elsewhere:
+          when the board fits only with the move landed elsewhere and the next stack perhaps
+          still in the hand (`held_elsewhere`), the move stays open until that stack is set
+          down (nothing is recorded while a stack is held). A ply on top is otherwise treated as on a move
           still open (above): the hand that paused over one space, the move read there, then
           set it down on another and lifted the next stack at once, leaves a board on which
           the ply on top absorbs that landing; it is the move as recorded that is in doubt.
@@ -286,7 +288,9 @@ class Decisions:
             # other landing still reads as that stack set down there (still for longer than
             # a hand holds a stack, it was: the error).
             return self._held_over(st, d, d) or d
-        if not (on_top or barred or lost
+        # (The next stack read in the hand with the move as recorded: landed elsewhere?)
+        held_on = made_final and d.kind == "lifted" and not best.amends
+        if not (on_top or barred or lost or held_on
                 or made_final and d.kind not in ("match", "commit", "lifted")):
             return d
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
@@ -295,6 +299,8 @@ class Decisions:
             rec.carried = True  # its stack seen again (on its source): no longer unseen
             if again.kind == "lifted":
                 rec.moved_on = again.best.src  # open until that stack is set down
+        if held_on:
+            return self._still_held(again, than=best.chi2) or d
         if made_final or barred:
             held = self._still_held(again)
             if held is None and made_final:
@@ -320,25 +326,15 @@ class Decisions:
             return Decision("ambiguous", again.best, [again.best, best], again.candidates)
         return again
 
-    def _still_held(self, again: Decision) -> Decision | None:
-        """`again` (`went_on`'s meanings) says the move landed elsewhere and the next stack is
-        (perhaps still) in the hand: that, the move open again until it is set down; else
-        None. (Rivals that record nothing, or the same change with the stack set down, leave
-        it so: nothing is recorded while a stack is held, its set-down decides; so does a
-        stack lifted that may not move after the move as recorded: an error only if the move
-        landed as recorded.)"""
-        best = next((c for c in again.rivals if c.kind == "lifted"), None)
-        if (again.kind in ("lifted", "ambiguous") and best is not None and best.amends
-                and best.plies and all(
-                    c.amends and c.plies[:1] == best.plies[:1]
-                    or not c.amends and not c.plies and c.kind in ("lifted", "illegal")
-                    or not c.amends and c.kind == "badlift"
-                    and all(p.is_pass for p in c.plies)
-                    for c in again.rivals)):
-            self.recorder.provisional = True
-            self.recorder.moved_on = best.src
-            return Decision("lifted", best, [best], again.candidates)
-        return None
+    def _still_held(self, again: Decision, than: float | None = None) -> Decision | None:
+        """`held_elsewhere(again, than)`: that, the move open again until its stack is set
+        down; else None."""
+        best = held_elsewhere(again, than)
+        if best is None:
+            return None
+        self.recorder.provisional = True
+        self.recorder.moved_on = best.src
+        return Decision("lifted", best, [best], again.candidates)
 
     def _held_over(self, st, d: Decision, again: Decision) -> Decision | None:
         """The lift that made the move final is of a stack read set down where it may not go

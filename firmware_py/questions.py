@@ -73,11 +73,12 @@ class Questions(LandingWait, Answers):
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
         self.fading: dict = {}  # rival key -> when the readings first ruled it out (`REACH`)
+        self.shown: list[int] = []  # an unlit space whose lift also answers (`shown_there`)
 
     def clear(self) -> None:
         """No question open."""
         self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
-        self.known = []
+        self.known, self.shown = [], []
         self.fading = {}
 
     # -- asking ------------------------------------------------------------------------------
@@ -219,12 +220,13 @@ class Questions(LandingWait, Answers):
         self.as_it_stands = False
         self.rivals = rivals
         self.index = idx
+        self.shown = self.shown_there(rivals, spaces, ask, later)
         if not again:
             self.answer = None
             self.lifted = set()
         else:  # (an answer under way on a space no longer asked about is none)
-            self.lifted &= set(ask)
-            if self.answer not in ask:
+            self.lifted &= set(ask + self.shown)
+            if self.answer not in ask + self.shown:
                 self.answer = None
         st.clear_marks()
         st.mode = "asking"
@@ -272,6 +274,7 @@ class Questions(LandingWait, Answers):
         if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
             return  # the question stands
         self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
+        self.shown = []
         self.as_it_stands = False
         st.clear_marks()
         st.mode = "asking"
@@ -287,6 +290,7 @@ class Questions(LandingWait, Answers):
         if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
             return  # the question stands: never asked afresh
         self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
+        self.shown = []
         self.as_it_stands = True
         st.clear_marks()
         st.mode = "asking"

@@ -112,7 +112,7 @@ class Recorder:
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
-        set back there, not landed)."""
+        set back there, not landed), or its landing is asked about (`asked_about`)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False
@@ -122,6 +122,10 @@ class Recorder:
             pass  # read in the hand after the move changed (`Controller`): open until set down
         elif self.in_doubt and space in board.last_removed:
             pass  # a stack it cuts off being cleared: perhaps the other landing's too
+        elif self.asked_about:
+            # Its landing asked about, not answered: the hand may be showing its own landing
+            # (the later ply's, not lit), and the question must keep the move's answers.
+            pass
         elif last.src in occupied:
             # The move cannot stand as recorded (its source is not empty): open, for what was
             # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).

@@ -7,8 +7,8 @@ import doctest
 
 import pytest
 
-from firmware_py import (answers, faults, mismatch, questions, recorder, reference, script,
-                         set_down_off)
+from firmware_py import (answers, faults, held_elsewhere, mismatch, questions, recorder,
+                         reference, script, set_down_off)
 from firmware_py.board_model import BoardModel
 from firmware_py.calibration import Calibration
 from firmware_py.inference import Candidate, Decision, Inference
@@ -21,7 +21,8 @@ from tests.simgames import placed_board
 E3, F3 = INDEX["e3"], INDEX["f3"]
 
 
-@pytest.mark.parametrize("module", [faults, recorder, reference, script, set_down_off])
+@pytest.mark.parametrize("module", [faults, recorder, reference, script, set_down_off,
+                                    held_elsewhere])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
