@@ -41,7 +41,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .mismatch import last_move_spaces
+from .mismatch import elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .held_elsewhere import held_elsewhere
 from .landing_wait import HELD_KINDS
@@ -181,7 +181,7 @@ class Decisions:
             if held is not None:
                 self._show_held(st, held)
             if st.mode == "asking" and any(c.amends for c in self.questions.rivals):
-                self.recorder.asked_about = True
+                self.recorder.asked(self.questions.rivals, self.inference.fit_limit)
         else:
             verdict = self.mismatch.unexplained(st, d, snap, self.pending)
             if verdict == "held":
@@ -214,17 +214,16 @@ class Decisions:
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
-        last = st.board.move_stack[-1] if st.board.move_stack else None
-        elsewhere = last_move_spaces(st.board) - ({last.src, last.dst} if last else set())
+        others = elsewhere(st.board)
         far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
-        if not elsewhere or not set(far) & elsewhere:
+        if not others or not set(far) & others:
             return False
         return self._ask_alternatives(st, stands, snap)
 
     def _ask_alternatives(self, st, stands, snap) -> bool:
         """The final last move in doubt: its alternatives (`AMEND_CLEARED`) scored on `snap`;
-        one fitting about as well as `stands` (the move as recorded) is asked about (True).
-        When none does, this still board is `cleared` (not checked again)."""
+        one fitting about as well as `stands` (the move as recorded) is asked about (True;
+        `Recorder.asked`). When none does, this still board is `cleared` (not checked again)."""
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends
@@ -233,6 +232,7 @@ class Decisions:
             self.questions.ask(st, [stands, amends[0]], candidates=again.candidates)
             if st.mode == "asking":
                 self.mismatch.clear()  # a question, not a difference to show
+                self.recorder.asked(self.questions.rivals, self.inference.fit_limit)
                 self.last = Decision("ambiguous", stands, [stands, amends[0]], again.candidates)
                 return True
         self.mismatch.cleared = snap.stable_since

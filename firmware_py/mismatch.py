@@ -69,7 +69,8 @@ class Mismatch:
         stands as one ply alone would leave it, too far off the model to take unasked (the
         caller asks the player whether they played `d.best`), 'doubt' when the spaces that read
         differently include where the last move went or could have gone (the caller checks its
-        alternatives before the board may be taken as it stands), else None."""
+        alternatives before the board may be taken as it stands; where it could have gone
+        instead, at once), else None."""
         bad = d.illegal_lift
         if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
             # Something illegal at once: a stack that may not move lifted, a stack set down on
@@ -93,6 +94,14 @@ class Mismatch:
             self.since = snap.stable_since
         self.marks = (d.lost, d.extra)
         waited = snap.time - self.since
+        if (d.best is not None and d.best.kind == "match" and not d.best.amends
+                and waited < self.unexplained_s and st.mode != "error"
+                and self.cleared != snap.stable_since and set(self.reference.misfits(
+                    self.inference, d.best, snap)) & elsewhere(st.board)):
+            # Misfits where the last move could have gone instead: checked at once, before
+            # the next player's hand comes near (a hand that hovered above one landing for
+            # longer than it holds still, the move final, then set the stack down on another).
+            return "doubt"
         if d.best is not None and d.best.kind == "match" and (
                 waited >= self.unexplained_s or st.mode == "error"):
             # Right stacks on the right spaces, but the field disagrees: show where, and after
@@ -234,6 +243,13 @@ def last_move_spaces(board: Board) -> set:
     before = board.copy()
     ply = before.pop()
     return {ply.src, ply.dst} | set(before.destinations(ply.src))
+
+
+def elsewhere(board: Board) -> set:
+    """The other spaces the last recorded move's stack could have landed on (empty when the
+    last ply was not a move)."""
+    last = board.move_stack[-1] if board.move_stack else None
+    return last_move_spaces(board) - ({last.src, last.dst} if last else set())
 
 
 def why_not_movable(board: Board, s: int) -> str:

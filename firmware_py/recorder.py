@@ -6,7 +6,8 @@ until the board has been still for `ask_after_s` (a hand does not hold a stack t
 hand may lift the stack off again and set it down elsewhere, or back on its source, and the move
 is changed (`on_undo()`, then `on_commit`) or taken back (`apply` with a candidate that
 `amends`). A landing taken while its stack might still be held higher up (`unseen`) stays open
-until another stack is touched. After that, only an explicit takeback undoes a ply.
+until another stack is touched, and a move asked about that the readings have ruled out until
+the answer (`asked`). After that, only an explicit takeback undoes a ply.
 
 >>> from firmware_py.rules import Board, Ply
 >>> log = []
@@ -19,6 +20,7 @@ until another stack is touched. After that, only an explicit takeback undoes a p
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from .calibration import NEAR
@@ -66,6 +68,9 @@ class Recorder:
         self.asked_about = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
+        # Its landing asked about, the move as recorded ruled out by the readings (`asked`),
+        # perhaps once it was final (`reopened`).
+        self.ruled_out = self.reopened = False
 
     def held_still(self) -> None:
         """The board has stood still for longer than a hand hovers: a landing that may have been
@@ -73,6 +78,21 @@ class Recorder:
         be held higher up: open until another stack is touched)."""
         if not self.unseen:
             self.provisional = False
+
+    def asked(self, rivals, fit_limit: float) -> None:
+        """The board asks where the last move landed (`rivals`: the answers, some changing
+        it): never changed on readings alone (`asked_about`). When the readings have ruled
+        the move as recorded out, it stays open until the answer, however the next hand goes
+        on (`touched`): when no answer keeps it (default 12-bit mistakes 1.0 seed 3: h4 slid
+        over j4 to f2, "f2 or h2?", and the next player's lift of f4 made h4j4 final), or,
+        the move already final, when it fits the board not at all (beyond `fit_limit`) where
+        a change does (opened again, the next hand read with that change, `moved_on`)."""
+        kept = [c.chi2 for c in rivals if not c.amends]
+        change = min((c.chi2 for c in rivals if c.amends), default=math.inf)
+        if not self.provisional and change <= fit_limit and all(k > fit_limit for k in kept):
+            self.provisional = self.in_doubt = self.reopened = True
+        self.ruled_out = self.ruled_out or self.reopened or not kept
+        self.asked_about = True
 
     @property
     def amendable(self) -> int:
@@ -122,6 +142,11 @@ class Recorder:
             pass  # read in the hand after the move changed (`Controller`): open until set down
         elif self.in_doubt and space in board.last_removed:
             pass  # a stack it cuts off being cleared: perhaps the other landing's too
+        elif self.ruled_out:
+            # The answer decides, not the next hand going on (reopened: read with that stack
+            # lifted or moved since, `AMEND_THEN_NEXT`).
+            if self.reopened and self.moved_on is None:
+                self.moved_on = space
         elif self.asked_about:
             # Its landing asked about, not answered: the hand may be showing its own landing
             # (the later ply's, not lit), and the question must keep the move's answers.
