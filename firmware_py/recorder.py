@@ -62,7 +62,8 @@ class Recorder:
         # Taken although its stack might still be in the hand (`Questions.set_down_unseen`):
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
-        # Its landing was asked about and not answered: never changed on readings alone.
+        # Its landing was asked about and not answered: never changed on readings alone, nor
+        # made final by another stack lifted (`touched`).
         self.asked_about = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
@@ -110,6 +111,7 @@ class Recorder:
         provisional move's stack could go (within two spaces of one of its destinations) will
         read, set back, like a landing there: the move is then final, unless its stack was
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
+        its landing was asked about and not answered (`asked_about`: the answer decides), or
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
         set back there, not landed)."""
@@ -126,6 +128,8 @@ class Recorder:
             # The move cannot stand as recorded (its source is not empty): open, for what was
             # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).
             pass
+        elif self.asked_about:
+            pass  # its landing asked about and not answered: the answer decides, not a lift
         elif space != last.dst and not self.carried:
             before = board.copy()
             before.pop()
