@@ -85,6 +85,8 @@ class BoardModel(Ranges):
     # -- relative physics --------------------------------------------------------------------
     def axial(self, kind: str, level: int) -> float:
         """On-axis effect of a `kind` piece at `level` (0 = bottom) relative to a bottom White."""
+        if level >= LEVELS:
+            return 0.0  # too high to read, as in `stack_crosstalk` (a legal stack may be taller)
         if kind == "D":  # the DVONN strength is learned; the fall-off shape comes from geometry
             learned = self.cal.dvonn_factor() / self._axial["D"][0]
             return self._axial["D"][level] * learned

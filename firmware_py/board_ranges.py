@@ -15,7 +15,7 @@ import math
 
 from .board_build import Tolerances, disc_bz
 
-LEVELS = 16  # enough for the tallest stack the model is ever asked about
+LEVELS = 16  # the pieces of a stack a sensor reads (higher ones add nothing: `BoardModel.axial`)
 
 
 class LandingFit:

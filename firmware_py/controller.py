@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
+from .carried_on import landed_elsewhere
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
@@ -362,6 +363,7 @@ class Controller:
         d = ref.explain(self.inference, st.board, decisions.pending, snap,
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)
+        d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

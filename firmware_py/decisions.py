@@ -43,6 +43,7 @@ from __future__ import annotations
 from .i18n import _
 from .mismatch import elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
+from .carried_on import asked_on_top
 from .held_elsewhere import held_elsewhere
 from .landing_wait import HELD_KINDS
 from .rules import Board
@@ -105,16 +106,14 @@ class Decisions:
         if (kind == "commit" and st.mode == "asking" and self.questions.rivals
                 and self.questions.whether
                 and d.best.key in {c.key for c in self.questions.rivals}):
-            # Asked whether it landed at all: readings that merely firm up while the board
-            # stays as it is are no answer (a stack knocked beside a space reads more like a
-            # landing the longer it is averaged); the player's answer, or a change, decides.
+            # Asked whether it landed at all: readings merely firming up are no answer (a stack
+            # knocked beside it reads more like a landing, averaged longer): an answer decides.
             return
         if (kind in HELD_KINDS and st.mode == "asking" and self.questions.whether
                 and snap.stable_since == self.questions.still
                 and d.best.src in self.questions.sources()):
-            # ... nor, on the still board it was asked on, that the stack asked about is in
-            # the hand after all (a stack lying near explains a faint landing better the longer
-            # it is averaged): the question stays.
+            # ... nor, on the still board it was asked on, that the stack asked about is in the
+            # hand after all (a stack lying near fits a faint landing better, averaged longer).
             return
         if kind in ("match", "commit"):
             best = d.best
@@ -130,8 +129,7 @@ class Decisions:
             before, before_stacks = ref.values, ref.stacks
             changed = self.recorder.apply(st.board, best, asked=False)
             if kind == "commit" or best.amends:  # a new last move: open only if provisional
-                # (or read before any hand could have let go: a stack slid low over a space
-                # may pause there)
+                # (or read before a hand could let go: a stack slid low over a space pauses)
                 self.recorder.provisional = d.provisional or (
                     snap.time - snap.stable_since < self.inference.hold_s
                     and st.board.move_stack[-1].is_move)
@@ -246,7 +244,7 @@ class Decisions:
 
         - The move is still open and the board reads a ply after it: when one of those
           meanings fits best it is decided, or asked about when the move as recorded fits
-          about as well.
+          about as well (or best, but its landing is in doubt: `carried_on`).
         - The move is still open and a stack is lifted that may not move after it (its own
           landing, say, the next player's once the move went elsewhere): when the board fits
           with the move set down elsewhere and that stack in the hand, the move stays open
@@ -309,11 +307,13 @@ class Decisions:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
             # The still board just before read the move's stack set down on another of its
-            # landings (`set_down_off`): asked about, never made final unasked.
+            # landings (`set_down_off`), or it is in doubt (`carried_on`): asked about.
             alt = self.set_down_off.alternative(again, snap, st.board.ply_count,
                                                 st.mode == "asking")
             if alt is not None:
                 return Decision("ambiguous", best, [best, alt], again.candidates)
+            if asked_on_top(again, rec, self.reference, st.board, self.pending, snap):
+                return again
         if again.kind not in ("commit", "lifted", "ambiguous") or not again.best.amends:
             return d
         if made_final:

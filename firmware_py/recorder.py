@@ -64,7 +64,8 @@ class Recorder:
         # Taken although its stack might still be in the hand (`Questions.set_down_unseen`):
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
-        # Its landing was asked about and not answered: never changed on readings alone.
+        # Its landing was asked about and not answered: never changed on readings alone, nor
+        # made final by another stack lifted (`touched`).
         self.asked_about = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
@@ -132,7 +133,8 @@ class Recorder:
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
-        set back there, not landed), or its landing is asked about (`asked_about`)."""
+        set back there, not landed), or its landing was asked about and not answered
+        (`asked_about`, `ruled_out`: the answer decides, not a lift)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False

@@ -56,10 +56,13 @@ class Reference:
         self.frames = 1
         self.stacks: list | None = None
         self.time = 0.0
+        # The reference before the stacks last changed (values, frames, stacks, time): the
+        # board at rest before a move read while its stack may still have been in the air.
+        self.before: tuple | None = None
 
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
-        self.values = self.stacks = None
+        self.values = self.stacks = self.before = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
         self._late = None
         self.inference.standing = frozenset()
@@ -83,6 +86,8 @@ class Reference:
         self._contact_to_come(snap)
         if self.values is not None and self.stacks is not None:
             self._follow_drift(snap, stacks)
+            if stacks is not self.stacks:
+                self.before = (self.values, self.frames, self.stacks, self.time)
         self.values = snap.values
         self.frames = snap.frames
         self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated

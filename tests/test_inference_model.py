@@ -58,3 +58,16 @@ def test_takeback_deltas_remove_pieces_from_the_top():
     ref = [2900.0] * 49
     d, _ = m.delta({f3: ("W",)}, ref, stacks)
     assert d[f3] > 0 and abs(d[f3] - 900.0 * 6.98 / 44.7) < 0.5
+
+
+def test_a_stack_taller_than_the_model_reads_is_modelled():
+    # A legal stack can grow past the 16 levels the fall-off table holds (rough 10-bit clean
+    # seed 288: a 5-stack tried as landed on one of 12): its upper pieces add nothing.
+    m = BoardModel(calibrated())
+    f3 = INDEX["f3"]
+    stacks = [("W",)] * 49
+    stacks[f3] = ("W",) * 12
+    tall = ("W",) * 12 + ("B",) * 5
+    d, _ = m.delta({f3: tall}, [2900.0] * 49, stacks)
+    assert m.axial("W", 16) == 0.0
+    assert abs(d[f3]) < abs(m.piece_own(f3, "B", 1))
