@@ -88,6 +88,16 @@ def test_evaluation_prefers_stacks_and_landings_near_the_dvonn_piece():
     assert ai.evaluate(bad, only(near4=100, reach3=100)) == 100  # none 4 away; b3 lands on a3
 
 
+def test_evaluation_counts_the_moves_hemmed_in_stacks_will_have_once_freed():
+    # White's d3 has six neighbours: no move now, a single piece's six once one of them
+    # leaves; as a stack of two, its one move of two spaces onto an occupied one (f3).
+    around = {"c3": "D", "e3": "BB", "e4": "B", "d4": "B", "c2": "B", "d2": "B", "f3": "B"}
+    single = Board.from_stacks({**around, "d3": "W"}, WHITE)
+    assert ai.side_terms(single, WHITE)[0] == 0
+    assert ai.evaluate(single, only(latent=100)) == 600
+    assert ai.evaluate(Board.from_stacks({**around, "d3": "WW"}, WHITE), only(latent=100)) == 100
+
+
 @pytest.mark.parametrize("seed,plies", [(1, 60), (2, 75), (3, 70), (4, 52)])
 def test_evaluation_is_the_weighted_sum_of_its_terms(seed, plies):
     board = random_board(seed, plies)
@@ -400,10 +410,11 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     from firmware_py.ai import trial
 
     assert trial.main(["setup.contact=60", "--placements", "own", "--games", "2",
-                       "--budget-scale", "0.01", "--progress"]) == 0
+                       "--budget-scale", "0.01", "--trial-scale", "0.5", "--progress"]) == 0
     out, err = capsys.readouterr()
     assert "contact=60" in out and "own placements   2 games" in out
     assert "game 2: " in err and "/2)" in err  # the running score after each game
+    assert "ai:3,nodes=157,trial" in err  # half the level's 314 nodes at this scale
     assert "same placements" not in out
     with pytest.raises(SystemExit):
         trial.main(["setup.speed=3"])

@@ -8,6 +8,9 @@ the fight, those three spaces away are the ones that get isolated. For each play
   near1..4    its stacks 1 to 4 spaces from each DVONN piece (a stack near two DVONN pieces
               counts twice), dvonn: stacks holding a DVONN piece that it tops
   moves       legal moves                   mobile     stacks that can move
+  latent      the moves its stacks hemmed in on all six sides will have once a neighbour
+              leaves (the spaces they land on are emptied, never filled: those moves only
+              go away as the board empties; PrimaDvonna counts them with the others)
   reach0..3   spaces its stacks can land on, on a DVONN stack or 1 to 3 spaces from one
               (all of these are worth per space, summed by ai.worth's tables)
   prey        enemy stacks its stacks can land on
@@ -50,6 +53,7 @@ class Weights:
     near4: int = 0
     moves: int = 40
     mobile: int = 40
+    latent: int = 20
     reach0: int = 0
     reach1: int = 40
     reach2: int = 0
@@ -112,22 +116,37 @@ material 10, dvonn 328, near1 276, near2 108, reach0 169, reach1 14, prey 27): 2
 Not adopted: what predicts the end of a game played well is not what a shallow search needs at
 its leaves (mobility and captures steer it through the next few plies). PrimaDvonna's own
 weighting put in these terms (stacks 120, dvonn 60, moves 30, reach0 50, prey 24, every other
-distance term, mobile and material 0; its published weights, scaled): 8-1-51 (14.2 %)."""
+distance term, mobile and material 0; its published weights, scaled): 8-1-51 (14.2 %).
+
+Latent moves (round 9 of issue 15): the moves of stacks hemmed in on all six sides, which
+moves and mobile leave out and PrimaDvonna's evaluation counts (it counts every stack's moves,
+free or not). At 20 (a hemmed-in single piece's six moves worth 1.2 pieces, as much as a
+stack), against the weights in force then (latent 0), by `python -m firmware_py.ai.trial
+latent=20 --against default --placements own --games 200 --seed 7 --trial-scale 0.99` and the
+same with `--seed 8`: 116-5-79 (59.2 %) and 119-6-75 (61.0 %), 235-11-154 over 400 games
+(60.1 %, about 4 standard errors above 50 %; the term costs no measurable time: 1.007x main's
+nodes a CPU second). Adopted; `latent=0` now plays the other side of those games. latent=40
+against 20 (the same command, seed 7): 96-6-98 (49.5 %)."""
 DEFAULT_WEIGHTS = Weights()
 
 
-def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int]:
-    """(moves, mobile stacks, catch, landing spaces, material) of `player`.
+def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int, int]:
+    """(moves, mobile stacks, catch, landing spaces, material, latent moves) of `player`.
 
     Moves and mobile stacks as the rules count them, counted without listing them; catch is
     the height of the tallest enemy-topped stack `player` could move onto (0: none); landing
     spaces is the bit mask (padded bits) of every space one of its moves ends on; material
-    the pieces in the stacks it tops. Checked against the reference engine in
-    tests/test_rules_differential.py.
+    the pieces in the stacks it tops; latent moves those of its stacks that are surrounded
+    (a single piece's six, a taller stack's onto occupied spaces). Checked against the
+    reference engine in tests/test_rules_differential.py.
 
     >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BBB"})
     >>> side_terms(b, WHITE)[:3], len(b.moves_of(WHITE))
     ((2, 1, 3), 2)
+    >>> hemmed = Board.from_stacks({"c3": "D", "d3": "W", "e3": "BB", "e4": "B", "d4": "B",
+    ...                             "c2": "B", "d2": "B"})  # White's d3 has six neighbours
+    >>> side_terms(hemmed, WHITE)[0], side_terms(hemmed, WHITE)[5]
+    (0, 6)
     """
     sw, sb = both_sides(board)
     return sw if player == WHITE else sb
@@ -154,6 +173,7 @@ def both_sides(board: Board) -> tuple[tuple, tuple]:
             stacks = (single & beside).bit_count()
             targets = n1 | n2 | n3 | n4 | n5 | n6
         material = (own & one).bit_count()
+        latent = 6 * (own & one & ~free).bit_count()
         tall = own & ~one
         while tall:
             low = tall & -tall
@@ -167,6 +187,8 @@ def both_sides(board: Board) -> tuple[tuple, tuple]:
                     moves += t.bit_count()
                     stacks += 1
                     targets |= t
+            elif h <= MAX_MOBILE_HEIGHT:
+                latent += (DEST[ps][h] & occ).bit_count()
         prey = targets & enemy
         best = 1 if prey else 0
         prey &= ~one  # only taller stacks can beat 1
@@ -176,7 +198,7 @@ def both_sides(board: Board) -> tuple[tuple, tuple]:
             if h > best:
                 best = h
             prey ^= low
-        out.append((moves, stacks, best, targets, material))
+        out.append((moves, stacks, best, targets, material, latent))
     return out[0], out[1]
 
 
@@ -204,7 +226,7 @@ def terms(board: Board, sw=None, sb=None) -> tuple[int, ...]:
     near[0] = (dv & w_own).bit_count() - (dv & b_own).bit_count()  # a stack holds one DVONN
     prey = (sw[3] & b_own).bit_count() - (sb[3] & w_own).bit_count()
     diff = (w_own.bit_count() - b_own.bit_count(), mat, *near, sw[0] - sb[0], sw[1] - sb[1],
-            *reach, prey)
+            sw[5] - sb[5], *reach, prey)
     if board.turn == WHITE:
         return tuple(diff) + (sw[2], -sb[2], 1)
     return tuple(-x for x in diff) + (sb[2], -sw[2], 1)
@@ -229,6 +251,7 @@ def value(board: Board, weights: Weights, sw, sb) -> int:
     v = (weights.stacks * (w_own.bit_count() - b_own.bit_count())
          + weights.material * (sw[4] - sb[4])
          + weights.moves * (sw[0] - sb[0]) + weights.mobile * (sw[1] - sb[1])
+         + weights.latent * (sw[5] - sb[5])
          + weights.prey * ((wt & b_own).bit_count() - (bt & w_own).bit_count()))
     for worth, m in stack_planes:
         v += worth * ((w_own & m).bit_count() - (b_own & m).bit_count())

@@ -50,9 +50,9 @@ class Leaf:
         beside = (occ >> 1) | (occ << 1) | (occ >> 12) | (occ << 12) | (occ >> 13) | (occ << 13)
         dest = DEST
         occ6 = (occ << 13) * _REPEAT
-        # White's moves, mobile stacks, landing spaces and material. Black's below are the same
-        # lines written out again on purpose: this runs at every leaf, and a call returning a
-        # tuple per side is the cost this function exists to save.
+        # White's moves, mobile stacks, landing spaces, material and latent moves. Black's
+        # below are the same lines written out again on purpose: this runs at every leaf, and
+        # a call returning a tuple per side is the cost this function exists to save.
         mob = w_own & free
         single = mob & one
         if single:
@@ -65,6 +65,7 @@ class Leaf:
         else:
             mw = kw = tw = 0
         matw = (w_own & one).bit_count()
+        lw = 6 * (w_own & one & ~free).bit_count()
         tall = w_own & ~one
         while tall:
             low = tall & -tall
@@ -78,6 +79,8 @@ class Leaf:
                     mw += t.bit_count()
                     kw += 1
                     tw |= t
+            elif h <= MAX_MOBILE_HEIGHT:  # hemmed in: its latent moves
+                lw += (dest[ps][h] & occ).bit_count()
         if not mw and board.turn == WHITE:
             return None
         # Black's.
@@ -93,6 +96,7 @@ class Leaf:
         else:
             mb = kb = tb = 0
         matb = (b_own & one).bit_count()
+        lb = 6 * (b_own & one & ~free).bit_count()
         tall = b_own & ~one
         while tall:
             low = tall & -tall
@@ -106,6 +110,8 @@ class Leaf:
                     mb += t.bit_count()
                     kb += 1
                     tb |= t
+            elif h <= MAX_MOBILE_HEIGHT:  # hemmed in: its latent moves
+                lb += (dest[ps][h] & occ).bit_count()
         if not mb and board.turn != WHITE:
             return None
         # The tallest enemy stack each side can land on (1 if only single pieces).
@@ -135,7 +141,7 @@ class Leaf:
                 self._planes.clear()
             pl = self._planes[dv] = build(wt, dv)
         v = (wt.stacks * (w_own.bit_count() - b_own.bit_count()) + wt.material * (matw - matb)
-             + wt.moves * (mw - mb) + wt.mobile * (kw - kb)
+             + wt.moves * (mw - mb) + wt.mobile * (kw - kb) + wt.latent * (lw - lb)
              + wt.prey * ((tw & b_own).bit_count() - (tb & w_own).bit_count()))
         for worth, m in pl[0]:
             v += worth * ((w_own & m).bit_count() - (b_own & m).bit_count())

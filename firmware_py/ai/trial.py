@@ -10,6 +10,9 @@ budget for the level, times --budget-scale), colours alternating: once from each
 placements, once from shared placement phases played by ai:classic (games 2k-1 and 2k from the
 same one, colours swapped). Node budgets make it repeatable: the same arguments give the same
 games. `ai.tune` fits weights to outcomes; only matches like these show they play better.
+A change that makes a node dearer is tried at equal time with `--trial-scale F`: the trial
+side's budget times F, its nodes a CPU second over those of the weights in force (measure them
+with `python -m firmware_py.tools.bench_ai --only speed --before main`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from .placement_search import DEFAULT_SETUP, SetupWeights
 
 
 def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
-          shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None) -> dict:
+          shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None,
+          trial_scale: float = 1.0) -> dict:
     """Results of `weights` (as the --white player of a match) against the opponent.
     on_game(result): called after each game."""
     from ..match import play_match, play_openings
@@ -37,12 +41,13 @@ def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
         other = f"ai:classic,nodes={max(1, round(classic.LEVEL_NODES[DEFAULT_LEVEL] * scale))}"
     else:
         other = f"ai:{DEFAULT_LEVEL},nodes={nodes}"
-    name = f"ai:{DEFAULT_LEVEL},nodes={nodes},trial"
+    mine = max(1, round(nodes * trial_scale))  # equal time when the trial costs more a node
+    name = f"ai:{DEFAULT_LEVEL},nodes={mine},trial"
 
     def make(spec: str, seed_: int):
         if spec != name:
             return None
-        return AIPlayer(DEFAULT_LEVEL, seed_, nodes=nodes, name=name, weights=weights,
+        return AIPlayer(DEFAULT_LEVEL, seed_, nodes=mine, name=name, weights=weights,
                         setup=setup)
 
     openings = play_openings("ai:classic,nodes=2000", (games + 1) // 2, seed) if shared else None
@@ -61,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--budget-scale", type=float, default=0.15, metavar="F",
                    help="multiply both node budgets by F (default 0.15)")
+    p.add_argument("--trial-scale", type=float, default=1.0, metavar="F",
+                   help="multiply the trial side's node budget by F (its nodes a second "
+                        "against the weights in force: equal time; default 1)")
     p.add_argument("--against", choices=("classic", "default"), default="classic")
     p.add_argument("--placements", choices=("own", "same", "both"), default="both",
                    help="from each side's own placements, from shared ones, or both (default)")
@@ -100,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tally[:] = [0.0, 0]
         s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared,
-                  setup, progress if args.progress else None)
+                  setup, progress if args.progress else None, args.trial_scale)
         r, w, b = s["first_result"], s["first_as"]["white"], s["first_as"]["black"]
         print(f"{'same placements' if shared else 'own placements':16} {args.games} games: "
               f"{r['wins']}-{r['draws']}-{r['losses']} ({100 * s['first_score_rate']:.1f} %; as "
