@@ -41,7 +41,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .mismatch import last_move_spaces
+from .mismatch import last_move_elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .landing_wait import HELD_KINDS
 from .rules import Board
@@ -205,16 +205,16 @@ class Decisions:
 
     def _misread_last(self, st, stands, snap) -> bool:
         """The board stands as the game says and fits well enough overall (`stands`: a
-        match), but reads far off where the last move, now final, could have gone instead
-        (one sensor off by more than the margin alone: a hand that paused over one space, and
-        set the stack down on another, a tall stack there, as the next stack was touched).
+        match), but reads far off where the last move, now final, could have gone instead,
+        or next to it (one sensor off by more than the margin alone: a hand that paused over
+        one space, and set the stack down on another, a tall stack there, as the next stack was
+        touched, or that stack lifted at once and set back: `last_move_elsewhere`).
         Before the reference takes those readings in, the move's alternatives are checked:
         one that fits about as well is asked about (True). (Its own landing is no doubt.)"""
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
-        last = st.board.move_stack[-1] if st.board.move_stack else None
-        elsewhere = last_move_spaces(st.board) - ({last.src, last.dst} if last else set())
+        elsewhere = last_move_elsewhere(st.board)
         far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
         if not elsewhere or not set(far) & elsewhere:
             return False

@@ -24,3 +24,12 @@ def test_a_faint_landing_on_a_tall_stack_where_the_final_move_could_have_gone_is
     # h3f3 with h1 7.3 sigma off (its neighbours 4-5): under the 8 that had the move's other
     # landings checked, so h3f3 was kept unasked. Now "f3 or h1?", answered h1.
     assert_recorded_exactly(41)
+
+
+def test_a_landing_lifted_at_once_and_set_back_where_the_final_move_could_have_gone_is_asked():
+    # d3 slid low over c2 on its way to d4 (d3c2 taken open); set down on d4 (a stack of 3)
+    # and lifted again at once by mistake, never read still there: that lift made d3c2 final
+    # (shown as an error: d4 may not move now). Set back, d4 read as the game says and its
+    # neighbours c4, d5 up to 5 sigma off (d3d4 fitting with chi2 27 against 130): only the
+    # move's other landings themselves had it checked, so d3c2 was kept. Now "c2 or d4?".
+    assert_recorded_exactly(74)
