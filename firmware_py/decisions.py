@@ -41,7 +41,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .mismatch import elsewhere
+from .mismatch import last_move_elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .carried_on import asked_on_top
 from .held_elsewhere import held_elsewhere
@@ -204,15 +204,16 @@ class Decisions:
 
     def _misread_last(self, st, stands, snap) -> bool:
         """The board stands as the game says and fits well enough overall (`stands`: a
-        match), but reads far off where the last move, now final, could have gone instead
-        (one sensor off by more than the margin alone: a hand that paused over one space, and
-        set the stack down on another, a tall stack there, as the next stack was touched).
+        match), but reads far off where the last move, now final, could have gone instead,
+        or next to it (one sensor off by more than the margin alone: a hand that paused over
+        one space, and set the stack down on another, a tall stack there, as the next stack was
+        touched, or that stack lifted at once and set back: `last_move_elsewhere`).
         Before the reference takes those readings in, the move's alternatives are checked:
         one that fits about as well is asked about (True). (Its own landing is no doubt.)"""
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
-        others = elsewhere(st.board)
+        others = last_move_elsewhere(st.board)
         far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
         if not others or not set(far) & others:
             return False
@@ -246,9 +247,10 @@ class Decisions:
           meanings fits best it is decided, or asked about when the move as recorded fits
           about as well (or best, but its landing is in doubt: `carried_on`).
         - The move is still open and a stack is lifted that may not move after it (its own
-          landing, say, the next player's once the move went elsewhere): when the board fits
-          with the move set down elsewhere and that stack in the hand, the move stays open
-          until it is set down (as below); otherwise as above.
+          landing, say, the next player's once the move went elsewhere), or read set down
+          where it may not go: when the board fits with the move set down elsewhere and that
+          stack in the hand, the move stays open until it is set down (as below); otherwise
+          as above.
         - Touching another stack has just made the move final (a stack set back near it reads
           like a landing), but nothing fits with the move as recorded, or only a ply on top of
           it, or the next stack read in the hand fits better with the move landed elsewhere:
@@ -262,10 +264,10 @@ class Decisions:
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
           keeps the move open until it is set down, which decides.
-        - Touching another stack has just made the move final, and the board reads that stack
-          set down where it may not go, on another of the move's landings: the move landed
-          there, that stack in the hand, reads so too, so the move stays open until the stack
-          is set down (`_held_over`; no error while it is held).
+        - Touching another stack has made the move final, or it is open, and the board reads
+          that stack set down where it may not go, on another of the move's landings: the move
+          landed there, that stack in the hand, reads so too, so the move stays open until the
+          stack is set down (`_held_over`; no error while it is held).
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
@@ -275,7 +277,7 @@ class Decisions:
                   and not best.amends and bool(best.plies))
         # (A stack lifted that may not move after the move as recorded: the move's own
         # destination, say, which is the next player's to move once the move went elsewhere.)
-        barred = still_open and d.kind == "badlift"
+        barred = still_open and d.kind in ("badlift", "illegal")
         # (Nothing at all stands as the move as recorded leaves it: its stack set back on its
         # source, say, and the same player's next stack lifted at once.)
         lost = still_open and d.kind == "unexplained" and d.best is None
@@ -300,9 +302,7 @@ class Decisions:
         if held_on:
             return self._still_held(again, than=best.chi2) or d
         if made_final or barred:
-            held = self._still_held(again)
-            if held is None and made_final:
-                held = self._held_over(st, d, again)
+            held = self._still_held(again) or self._held_over(st, d, again)
             if held is not None or made_final and not on_top:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
