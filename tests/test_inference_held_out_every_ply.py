@@ -1,5 +1,8 @@
-"""Held-out games with a mistake on every ply (issue 19: `--mistakes 1.0`), the default 12-bit
-board. Each game below recorded a wrong ply before. Simulated time only."""
+"""Held-out games with a mistake on every ply (issue 19: `--mistakes 1.0`), on the default
+12-bit board and (the last test) the rough 10-bit one. Each game below recorded a wrong ply
+before. Simulated time only."""
+
+import pytest
 
 from dvonn_sim.autoplay import play_game
 
@@ -42,3 +45,29 @@ def test_the_next_stack_read_set_down_on_another_landing_of_the_open_move_keeps_
     # landings gone they read the same, and i2i1 was kept. Now a2 is shown in the hand, i2i1
     # open until it is set down, and "j3 or i1?" is asked before anything is cleared.
     assert_recorded_exactly(56)
+
+
+@pytest.mark.parametrize("seed", [
+    3,   # h4 slid over j4 (h4j4 taken open) to f2: asked "f2 or h2?", h4j4 ruled out by the
+         # readings (chi2 56 against 10); the next player's lift of f4 made h4j4 final and
+         # dropped the question, and f4d4 was recorded on top of it: a wrong ply
+    15,  # f4 slid over f2 (a tall stack) and held high above it for 1.4 s (f4f2 final), then
+         # set down on h4: nothing fitted, the board waited 3 s before checking f4's other
+         # landing, and meanwhile f3, lifted by mistake, read as set down on h4; "did you play
+         # b2b3?" then took the board as it stood: f4f2 kept, a wrong ply, then stuck
+])
+def test_a_move_the_readings_ruled_out_stays_asked_about_until_answered(seed):
+    assert_recorded_exactly(seed)
+
+
+@pytest.mark.parametrize("seed", [
+    39,  # h1 slid over i1 (h1i1 open) to i2, h2 lifted 0.1 s later: that lift made h1i1
+         # final although h1i2 with h2 in the hand fitted better (48 against 54); asked "did
+         # you land on i1?", the player lifted i2, which made h1i1 final again: a wrong ply
+    36,  # d5 slid over c4 (d5c4 open) to c5, b4 set on c5 at once: "did you land on c4?",
+         # the player lifted c5 (where d5 went), no answer, and that lift made d5c4 final
+])
+def test_a_move_slid_over_one_landing_and_asked_about_is_recorded_as_played(seed):
+    r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=56)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth

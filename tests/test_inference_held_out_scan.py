@@ -155,17 +155,3 @@ def test_a_landing_read_long_after_the_board_went_still_is_still_open_to_its_con
     # for 1.6 s and taken at rest. Contact then nudged e2's stack (+4 mT): nothing fitted
     # again, and d2h2 stayed shown in the hand for good.
     assert_recorded_exactly(seed=254, preset="rough", adc_bits=10, mistakes=0.0)
-
-
-@pytest.mark.parametrize("seed", [
-    3,   # h4 slid over j4 (h4j4 taken open) to f2: asked "f2 or h2?", h4j4 ruled out by the
-         # readings (chi2 56 against 10); the next player's lift of f4 made h4j4 final and
-         # dropped the question, and f4d4 was recorded on top of it: a wrong ply
-    15,  # f4 slid over f2 (a tall stack) and held high above it for 1.4 s (f4f2 final), then
-         # set down on h4: nothing fitted, the board waited 3 s before checking f4's other
-         # landing, and meanwhile f3, lifted by mistake, read as set down on h4; "did you play
-         # b2b3?" then took the board as it stood: f4f2 kept, a wrong ply, then stuck
-])
-def test_a_move_the_readings_ruled_out_stays_asked_about_until_answered(seed):
-    # Default 12-bit, a mistake on every ply.
-    assert_recorded_exactly(seed=seed, preset="default", adc_bits=12, mistakes=1.0)
