@@ -257,10 +257,10 @@ def last_move_elsewhere(board: Board) -> set:
     landings, and their neighbours (a stack set on a tall stack changes its neighbours'
     readings more than that stack's own) but for the recorded source's and landing's and
     their own neighbours (empty when the last ply was not a move)."""
-    if not board.move_stack or not board.move_stack[-1].is_move:
+    other = elsewhere(board)
+    if not other:
         return set()
     ply = board.move_stack[-1]
-    other = last_move_spaces(board) - {ply.src, ply.dst}
     around = set().union(*(NEIGHBOURS[s] for s in other))
     return other | (around - {ply.src, ply.dst} - set(NEIGHBOURS[ply.src])
                     - set(NEIGHBOURS[ply.dst]))
