@@ -256,10 +256,11 @@ class Decisions:
           it, or the next stack read in the hand fits better with the move landed elsewhere:
           when the board fits only with the move landed elsewhere and the next stack perhaps
           still in the hand (`held_elsewhere`), the move stays open until that stack is set
-          down (nothing is recorded while a stack is held). A ply on top is otherwise treated as on a move
-          still open (above): the hand that paused over one space, the move read there, then
-          set it down on another and lifted the next stack at once, leaves a board on which
-          the ply on top absorbs that landing; it is the move as recorded that is in doubt.
+          down (nothing is recorded while a stack is held). A ply on top is otherwise treated
+          as on a move still open (above): the hand that paused over one space, the move read
+          there, then set it down on another and lifted the next stack at once, leaves a board
+          on which the ply on top absorbs that landing; it is the move as recorded that is in
+          doubt.
         - The move is still open and nothing at all stands as it leaves the board (its stack,
           taken while it may still have been in the hand, set back on its source as the same
           player's next stack is lifted): with the move taken back, that stack in the hand
