@@ -41,7 +41,7 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .mismatch import last_move_elsewhere
+from .mismatch import elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .carried_on import asked_on_top
 from .held_elsewhere import held_elsewhere
@@ -204,16 +204,15 @@ class Decisions:
 
     def _misread_last(self, st, stands, snap) -> bool:
         """The board stands as the game says and fits well enough overall (`stands`: a
-        match), but reads far off where the last move, now final, could have gone instead,
-        or next to it (one sensor off by more than the margin alone: a hand that paused over
-        one space, and set the stack down on another, a tall stack there, as the next stack was
-        touched, or that stack lifted at once and set back: `last_move_elsewhere`).
+        match), but reads far off where the last move, now final, could have gone instead
+        (one sensor off by more than the margin alone: a hand that paused over one space, and
+        set the stack down on another, a tall stack there, as the next stack was touched).
         Before the reference takes those readings in, the move's alternatives are checked:
         one that fits about as well is asked about (True). (Its own landing is no doubt.)"""
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
-        others = last_move_elsewhere(st.board)
+        others = elsewhere(st.board)
         far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
         if not others or not set(far) & others:
             return False

@@ -252,20 +252,6 @@ def elsewhere(board: Board) -> set:
     return last_move_spaces(board) - ({last.src, last.dst} if last else set())
 
 
-def last_move_elsewhere(board: Board) -> set:
-    """Where the last recorded move landing elsewhere would change the readings: its other
-    landings, and their neighbours (a stack set on a tall stack changes its neighbours'
-    readings more than that stack's own) but for the recorded source's and landing's and
-    their own neighbours (empty when the last ply was not a move)."""
-    other = elsewhere(board)
-    if not other:
-        return set()
-    ply = board.move_stack[-1]
-    around = set().union(*(NEIGHBOURS[s] for s in other))
-    return other | (around - {ply.src, ply.dst} - set(NEIGHBOURS[ply.src])
-                    - set(NEIGHBOURS[ply.dst]))
-
-
 def why_not_movable(board: Board, s: int) -> str:
     """Why the stack on `s` may not move now, in the players' words.
 
