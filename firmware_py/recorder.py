@@ -69,9 +69,9 @@ class Recorder:
         self.asked_about = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
-        # Its landing asked about, the move as recorded ruled out by the readings (`asked`),
-        # perhaps once it was final (`reopened`).
-        self.ruled_out = self.reopened = False
+        # Its landing asked about once it was final, the move as recorded ruled out by the
+        # readings (`asked`): opened again.
+        self.reopened = False
 
     def held_still(self) -> None:
         """The board has stood still for longer than a hand hovers: a landing that may have been
@@ -82,17 +82,15 @@ class Recorder:
 
     def asked(self, rivals, fit_limit: float) -> None:
         """The board asks where the last move landed (`rivals`: the answers, some changing
-        it): never changed on readings alone (`asked_about`). When the readings have ruled
-        the move as recorded out, it stays open until the answer, however the next hand goes
-        on (`touched`): when no answer keeps it (default 12-bit mistakes 1.0 seed 3: h4 slid
-        over j4 to f2, "f2 or h2?", and the next player's lift of f4 made h4j4 final), or,
-        the move already final, when it fits the board not at all (beyond `fit_limit`) where
-        a change does (opened again, the next hand read with that change, `moved_on`)."""
+        it): never changed on readings alone, and open until the answer however the next hand
+        goes on (`asked_about`, `touched`; default 12-bit mistakes 1.0 seed 3: h4 slid over j4
+        to f2, "f2 or h2?", and the next player's lift of f4 made h4j4 final). A move already
+        final that fits the board not at all (beyond `fit_limit`) where a change does is
+        opened again (`reopened`: the next hand read with that change, `moved_on`)."""
         kept = [c.chi2 for c in rivals if not c.amends]
         change = min((c.chi2 for c in rivals if c.amends), default=math.inf)
         if not self.provisional and change <= fit_limit and all(k > fit_limit for k in kept):
             self.provisional = self.in_doubt = self.reopened = True
-        self.ruled_out = self.ruled_out or self.reopened or not kept
         self.asked_about = True
 
     @property
@@ -134,7 +132,7 @@ class Recorder:
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
         set back there, not landed), or its landing was asked about and not answered
-        (`asked_about`, `ruled_out`: the answer decides, not a lift)."""
+        (`asked_about`: the answer decides, not a lift)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False
@@ -144,15 +142,13 @@ class Recorder:
             pass  # read in the hand after the move changed (`Controller`): open until set down
         elif self.in_doubt and space in board.last_removed:
             pass  # a stack it cuts off being cleared: perhaps the other landing's too
-        elif self.ruled_out:
-            # The answer decides, not the next hand going on (reopened: read with that stack
-            # lifted or moved since, `AMEND_THEN_NEXT`).
+        elif self.asked_about:
+            # Its landing asked about, not answered: the answer decides, not the next hand
+            # going on (the hand may be showing its own landing, the later ply's, not lit).
+            # Reopened, the board is read with that stack lifted or moved since
+            # (`AMEND_THEN_NEXT`).
             if self.reopened and self.moved_on is None:
                 self.moved_on = space
-        elif self.asked_about:
-            # Its landing asked about, not answered: the hand may be showing its own landing
-            # (the later ply's, not lit), and the question must keep the move's answers.
-            pass
         elif last.src in occupied:
             # The move cannot stand as recorded (its source is not empty): open, for what was
             # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).
