@@ -41,10 +41,10 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 from __future__ import annotations
 
 from .i18n import _
-from .mismatch import elsewhere
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .carried_on import asked_on_top
 from .held_elsewhere import held_elsewhere
+from .landing_lifted import LandingLifted
 from .landing_wait import HELD_KINDS
 from .rules import Board
 from .set_down_off import SetDownOff, landed_there
@@ -71,6 +71,7 @@ class Decisions:
         self.pending: dict[int, tuple] = {}
         self.last: Decision | None = None
         self.set_down_off = SetDownOff()  # illegal set-downs read, the last move open
+        self.landing_lifted = LandingLifted()  # the move made final by an error lift there
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
@@ -203,16 +204,14 @@ class Decisions:
             self.take_as_is(st, d.best, snap)
 
     def _misread_last(self, st, stands, snap) -> bool:
-        """The board stands as the game says and fits well enough overall (`stands`: a
-        match), but reads far off where the last move, now final, could have gone instead
-        (one sensor off by more than the margin alone: a hand that paused over one space, and
-        set the stack down on another, a tall stack there, as the next stack was touched).
-        Before the reference takes those readings in, the move's alternatives are checked:
-        one that fits about as well is asked about (True). (Its own landing is no doubt.)"""
+        """The board matches well enough (`stands`), but a sensor reads off by more than the
+        margin alone where the final last move could have gone instead (`LandingLifted.watched`):
+        before the reference takes those readings in, an alternative fitting about as well is
+        asked about (True)."""
         if (stands.amends or stands.plies or self.recorder.provisional
                 or self.mismatch.cleared == snap.stable_since):
             return False
-        others = elsewhere(st.board)
+        others = self.landing_lifted.watched(st.board)
         far = self.reference.misfits(self.inference, stands, snap, self.inference.margin ** 0.5)
         if not others or not set(far) & others:
             return False
@@ -271,6 +270,7 @@ class Decisions:
         """
         rec, best = self.recorder, d.best
         made_final = was_provisional and not rec.provisional
+        self.landing_lifted.note(st.board, d, made_final)
         still_open = rec.amendable in (AMEND_LAST, AMEND_CLEARED)
         on_top = ((still_open and d.kind in ("commit", "ambiguous") or made_final
                    and d.kind == "commit") and best is not None

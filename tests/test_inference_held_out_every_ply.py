@@ -29,6 +29,16 @@ def test_a_faint_landing_on_a_tall_stack_where_the_final_move_could_have_gone_is
     assert_recorded_exactly(41)
 
 
+def test_a_landing_lifted_at_once_by_mistake_and_set_back_is_asked_about():
+    # d3 slid low over c2 on its way to d4 (d3c2 taken open); set down on d4 (a stack of 3)
+    # and lifted again at once by mistake, never read still there: that lift, an error (d4
+    # may not move), made d3c2 final. Set back, d4 read as the game says (a stack set back
+    # reads loose) and only its neighbours c4, d5 were off (d3d4 fitting with chi2 27 against
+    # 130): only the move's other landings themselves were watched, so d3c2 was kept. Now
+    # after such a lift their neighbours are watched too: "c2 or d4?", answered d4.
+    assert_recorded_exactly(74)
+
+
 def test_the_next_stack_read_set_down_on_another_landing_of_the_open_move_keeps_it_open():
     # i2 slid low over i1 on its way to j3 (i2i1 taken open); set down on j3 as a2 was lifted
     # by mistake: the board read a2 set down on j3 (an error), and asked "i1 or j3?" only once
