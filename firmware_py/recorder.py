@@ -65,7 +65,8 @@ class Recorder:
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
         # Its landing was asked about and not answered: never changed on readings alone, nor
-        # made final by another stack lifted (`touched`).
+        # made final by another stack lifted (`touched`); `alone`: no ply on top among the
+        # answers.
         self.asked_about = self.alone = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
@@ -93,7 +94,8 @@ class Recorder:
         change = min((c.chi2 for c in rivals if c.amends), default=math.inf)
         if not self.provisional and change <= fit_limit and all(k > fit_limit for k in kept):
             self.provisional = self.in_doubt = self.reopened = True
-        self.alone = all(len(c.plies) <= c.amends for c in rivals)
+        # (An answer changing the move holds that one ply; one keeping it, none.)
+        self.alone = all(len(c.plies) <= (1 if c.amends else 0) for c in rivals)
         self.asked_about = True
 
     @property
