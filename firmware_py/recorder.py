@@ -65,8 +65,9 @@ class Recorder:
         # open however long the board stays still, until another stack is touched.
         self.unseen = False
         # Its landing was asked about and not answered: never changed on readings alone, nor
-        # made final by another stack lifted (`touched`).
-        self.asked_about = False
+        # made final by another stack lifted (`touched`); `alone`: no ply on top among the
+        # answers.
+        self.asked_about = self.alone = False
         # A landing elsewhere has fitted best since (in doubt, not decided): `amendable`.
         self.in_doubt = False
         # Its landing asked about once it was final, the move as recorded ruled out by the
@@ -86,11 +87,15 @@ class Recorder:
         goes on (`asked_about`, `touched`; default 12-bit mistakes 1.0 seed 3: h4 slid over j4
         to f2, "f2 or h2?", and the next player's lift of f4 made h4j4 final). A move already
         final that fits the board not at all (beyond `fit_limit`) where a change does is
-        opened again (`reopened`: the next hand read with that change, `moved_on`)."""
+        opened again (`reopened`: the next hand read with that change, `moved_on`). Asked
+        about the move alone (no ply read after it), the next stack lifted is the next
+        player's, not waiting for the answer: it too is read with that change (`alone`)."""
         kept = [c.chi2 for c in rivals if not c.amends]
         change = min((c.chi2 for c in rivals if c.amends), default=math.inf)
         if not self.provisional and change <= fit_limit and all(k > fit_limit for k in kept):
             self.provisional = self.in_doubt = self.reopened = True
+        # (An answer changing the move holds that one ply; one keeping it, none.)
+        self.alone = all(len(c.plies) <= (1 if c.amends else 0) for c in rivals)
         self.asked_about = True
 
     @property
@@ -145,9 +150,11 @@ class Recorder:
         elif self.asked_about:
             # Its landing asked about, not answered: the answer decides, not the next hand
             # going on (the hand may be showing its own landing, the later ply's, not lit).
-            # Reopened, the board is read with that stack lifted or moved since
-            # (`AMEND_THEN_NEXT`).
-            if self.reopened and self.moved_on is None:
+            # Reopened, or asked about alone (rough 10-bit mistakes 1.0 seed 71: g1 slid over
+            # f1 to h2, "f1 or h2?", and the next player moved f1 to g2 without answering), the
+            # board is read with that stack lifted or moved since (`AMEND_THEN_NEXT`). (With a
+            # ply on top among the answers, a further stack lifted is no next player's.)
+            if (self.reopened or self.alone) and self.moved_on is None:
                 self.moved_on = space
         elif last.src in occupied:
             # The move cannot stand as recorded (its source is not empty): open, for what was

@@ -72,3 +72,16 @@ def test_a_move_slid_over_one_landing_and_asked_about_is_recorded_as_played(seed
     r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=56)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed, plies", [
+    (71, 52),  # g1 slid over f1 (g1f1 open) to h2: "f1 or h2?"; the next player, not waiting,
+               # moved f1 to g2, then the answer h2: never read with f1 moved after g1h2
+               # (only a move opened again was), g1f1 was kept: a wrong ply, then stuck
+    (61, 68),  # f3 slid over g3 (f3g3 open) to e3: "e3, f4 or g4?"; the next player moved g3
+               # to i5 first: the same, f3g3 kept
+])
+def test_the_next_player_going_on_while_the_move_alone_is_asked_about_is_read(seed, plies):
+    r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=plies)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
