@@ -299,7 +299,7 @@ class Controller:
         """Per frame while the board moves: the standing stacks that read no stack (lifted,
         knocked aside), however briefly."""
         inf, base = self.inference, self.cal.baseline
-        for s in inf.standing - self._gone - inf.unreliable:
+        for s in inf.standing.keys() - self._gone - inf.unreliable:
             if abs(raw[s] - base[s]) <= inf.limit(s):  # as `Inference.occupancy` reads it
                 self._gone.add(s)
 

@@ -47,7 +47,7 @@ from .held_elsewhere import held_elsewhere
 from .landing_lifted import LandingLifted
 from .landing_wait import HELD_KINDS
 from .rules import Board
-from .set_down_off import SetDownOff, landed_there
+from .set_down_off import SetDownOff, landed_there, pushed_aside
 from .spaces import SPACES
 
 
@@ -76,6 +76,8 @@ class Decisions:
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
         kind = d.kind
+        for s in pushed_aside(d, snap, self.inference.hold_s):
+            self.reference.nudged(s)  # a stack read set down on it, where it may not go
         self.set_down_off.note(snap, d, st.board.ply_count, self.recorder.provisional)
         self.faults.suspects = []  # offered again below while the board still disagrees there
         unsure = self.questions.unsure_since if self.questions.unsure_of_move else None
@@ -156,8 +158,6 @@ class Decisions:
             if not self.questions.held_long(st, d, snap):
                 self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
-            if kind == "illegal":  # the stack it was set on may have been pushed aside
-                self.reference.nudged(d.best.dst)
             self.mismatch.illegal(st, d.best)
         elif kind == "ambiguous":
             self.questions.moved_on(snap)

@@ -35,10 +35,6 @@ from .rules import Board
 from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
-STANDING_MT = 6.0
-"""A space whose stack stood in the reference still holds one down to this: nudged far off its
-place under pieces of the other polarity, a stack reads as little as 13 mT on a rough board,
-while one lifted or knocked aside leaves 2 mT at most (cross-talk, its return field)."""
 Z_LIMIT = 8.0
 """A ply that leaves one sensor this many standard deviations from what it says is looked at
 again with positions left open (`second_look`) before anything is decided: however well the
@@ -75,8 +71,9 @@ class Inference(Reachable, Alternatives):
         # open, `second_look`). Set by the caller until the board has been still long enough
         # for no hand to be hovering.
         self.loose: dict[int, tuple[float, float, float, float]] = {}
-        # The spaces with a stack in the reference (set by it): see `STANDING_MT`.
-        self.standing: frozenset = frozenset()
+        # The spaces with a stack in the reference (set by it): how far (codes) from its
+        # baseline each still reads that stack (`faint_stacks.standing_limits`).
+        self.standing: dict[int, float] = {}
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
@@ -88,8 +85,8 @@ class Inference(Reachable, Alternatives):
 
     def limit(self, space: int) -> float:
         """How far (codes) from its baseline a reading on `space` is a stack."""
-        mt = STANDING_MT if space in self.standing else OCCUPIED_MT
-        return mt * self.model.cal.codes_per_mt
+        standing = self.standing.get(space)
+        return OCCUPIED_MT * self.model.cal.codes_per_mt if standing is None else standing
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and

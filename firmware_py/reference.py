@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from .calibration import NEAR
+from .faint_stacks import standing_limits
 from .inference import Z_LIMIT
 from .spaces import N_SPACES
 
@@ -65,7 +66,7 @@ class Reference:
         self.values = self.stacks = self.before = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
         self._late = None
-        self.inference.standing = frozenset()
+        self.inference.standing = {}
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -91,7 +92,7 @@ class Reference:
         self.values = snap.values
         self.frames = snap.frames
         self.stacks = stacks if isinstance(stacks, list) else list(stacks)  # never mutated
-        self.inference.standing = frozenset(s for s in range(N_SPACES) if stacks[s])
+        self.inference.standing = standing_limits(self.model, snap.values, stacks)
         self.time = snap.time
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]
@@ -176,13 +177,14 @@ class Reference:
     def nudged(self, space: int) -> None:
         """Something was set down on the stack on `space` and taken off again (an illegal
         set-down): the stack below may have been pushed aside, so its own reading may have
-        moved by as much as a nudge does (`BoardModel.nudge_span`), until the next reference."""
+        moved by as much as a nudge does (`BoardModel.nudge_span`), until the next reference.
+        (Read so on every still board the stack stays there: allowed once.)"""
         if self.values is None or not self.stacks[space]:
             return
         span = self.model.nudge_span(space, len(self.stacks[space]))
-        lo, hi = self.inference.loose.get(space, (0.0, 0.0, 0.0, 0.0))[:2]
+        lo, hi, narrow, wide = self.inference.loose.get(space, (0.0, 0.0, 0.0, 0.0))
         self.inference.loose = {**self.inference.loose,
-                                space: (lo - span, hi + span, 0.0, 0.0)}
+                                space: (min(lo, -span), max(hi, span), narrow, wide)}
 
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.

@@ -9,6 +9,8 @@ stack's lift with the move landed there: that stack's space emptied and the land
 like that stack set down on it, and cannot be told from it until the stack is set down (quiet
 rough 10-bit board, `tests/test_controller_went_on.py`).
 
+A stack set down where it may not go may push the stack below aside (`pushed_aside`).
+
 >>> from types import SimpleNamespace as NS
 >>> off = SetDownOff()
 >>> off.note(NS(stable_since=1.0), NS(kind="illegal", best=NS(dst=12)), 60, provisional=True)
@@ -37,6 +39,21 @@ def landed_there(board, d, again):
     there = (Ply(last.src, d.best.dst),)
     return next((c for c in again.candidates if c.kind == "lifted" and c.amends
                  and c.src == d.best.src and c.plies[:1] == there), None)
+
+
+def pushed_aside(d, snap, hold_s: float) -> list[int]:
+    """The space `d` reads a stack set down on where it may not go, when that stack has touched
+    the stack there: decided so, or the best of several meanings on a board still for `hold_s`
+    (a hand does not hover that long; a stack held low on its way on is read so for a moment).
+    That stack may have been pushed aside (`Reference.nudged`): once the one set on it is taken
+    off again, its reading is no evidence that a move landed there (rough 10-bit, mistakes 1.0,
+    seed 86: j4 set on b2 for 4 s left b2's stack reading 1.1 mT off, which only a1b2 explained;
+    asked "b2 or b1?", the answer b1 was refused for it)."""
+    best = d.best
+    still = d.kind == "ambiguous" and snap.time - snap.stable_since >= hold_s
+    if best is not None and best.kind == "illegal" and (d.kind == "illegal" or still):
+        return [best.dst]
+    return []
 
 
 class SetDownOff:

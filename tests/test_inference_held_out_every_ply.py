@@ -85,3 +85,13 @@ def test_the_next_player_going_on_while_the_move_alone_is_asked_about_is_read(se
     r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=plies)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_stack_set_down_where_it_may_not_go_leaves_the_stack_below_no_evidence():
+    # a1 slid over b2 to b1 (a1b2 taken open, then changed to a1b1); j4 was set down on b2
+    # where it may not go, left there 4 s and moved on to h4. Its landing had pushed b2's stack
+    # aside (1.1 mT), which only a1b2 explained: a1b2 was read with j4h4 and asked "b2 or b1?",
+    # and the answer b1, given three times, was refused for it (chi2 580 against 37); stuck.
+    r = play_game(seed=86, preset="rough", adc_bits=10, mistakes=1.0)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth

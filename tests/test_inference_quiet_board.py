@@ -30,3 +30,10 @@ def test_a_landing_read_in_the_air_is_checked_against_the_board_before_the_move(
     # 2.7, e3c3 3.6) and let it stand after a still while; against the board before the move,
     # e3c3 fits at 14 and e3c1 at 48.
     assert_recorded_exactly(285)
+
+
+def test_a_stack_whose_magnets_cancel_still_stands_when_a_landing_nudges_it():
+    # k3 set on j3 for the last move: seven pieces of both colours (W B B B W B W) that read
+    # 9 mT together, pushed aside by the landing to 3.6 mT, under the 6 mT a stack that stood
+    # keeps; j3 read as lifted ("may not move now: put it back"), and the game stalled.
+    assert_recorded_exactly(305)

@@ -11,6 +11,7 @@ from dvonn_sim.autoplay import play_game
 from firmware_py.board_model import BoardModel, LandingFit
 from firmware_py.calibration import Calibration
 from firmware_py.controller import Controller
+from firmware_py.faint_stacks import standing_limits
 from firmware_py.inference import Candidate, Decision
 from firmware_py.rules import Board, Ply
 from firmware_py.settle import Settler, Snapshot
@@ -321,10 +322,34 @@ def test_a_stack_that_stood_is_still_seen_when_it_reads_weakly():
     values = list(cal.baseline)
     values[f3] -= 13.8 * cal.codes_per_mt
     assert f3 not in inf.occupancy(values)  # a space that was empty: not a stack
-    inf.standing = frozenset([f3])
+    stacks = [()] * N_SPACES
+    stacks[f3] = ("B", "W", "W")
+    before = list(cal.baseline)
+    before[f3] -= 40.0 * cal.codes_per_mt
+    inf.standing = standing_limits(model, before, stacks)
     assert f3 in inf.occupancy(values)      # the stack that stood there: still there
     values[f3] = cal.baseline[f3] - 2.0 * cal.codes_per_mt
     assert f3 not in inf.occupancy(values)  # lifted: cross-talk at most
+
+
+def test_a_stack_whose_magnets_cancel_is_still_seen_after_a_nudge():
+    # Quiet rough 10-bit seed 305: W B B B W B W on j3 read 9 mT, nudged by the landing to
+    # 3.6 mT, and was taken as lifted.
+    from firmware_py.inference import Inference
+    model = BoardModel(Calibration.nominal())
+    inf = Inference(model)
+    cal = model.cal
+    j3 = INDEX["j3"]
+    stacks = [()] * N_SPACES
+    stacks[j3] = ("W", "B", "B", "B", "W", "B", "W")
+    before = list(cal.baseline)
+    before[j3] += 9.0 * cal.codes_per_mt
+    inf.standing = standing_limits(model, before, stacks)
+    values = list(cal.baseline)
+    values[j3] += 3.6 * cal.codes_per_mt
+    assert j3 in inf.occupancy(values)
+    values[j3] = cal.baseline[j3] + 1.5 * cal.codes_per_mt
+    assert j3 not in inf.occupancy(values)  # lifted: cross-talk at most
 
 
 def test_a_knocked_stacks_upper_pieces_may_read_like_a_landing_on_a_neighbour():

@@ -1,0 +1,35 @@
+"""Stacks whose magnets cancel: how weakly a stack that stood may read and still stand.
+
+Pieces of both colours carry their magnets in opposite directions, so a tall stack of mixed
+pieces can read far weaker than one piece (rough quiet 10-bit seed 305: seven pieces, 9 mT).
+A landing on it pushes it aside by up to a millimetre, which on a rough board moves its reading
+by several mT (`BoardModel.nudge_span`): there it read 3.6 mT, under `STANDING_MT`, and the
+board took the stack for lifted, for good. Such a stack still stands down to what it read less
+what a nudge can take away, and never below what a stack lifted or knocked aside leaves on its
+space (`LIFTED_MT`): a stack reading stronger than 13 mT or so keeps `STANDING_MT`.
+"""
+
+from __future__ import annotations
+
+from .spaces import N_SPACES
+
+STANDING_MT = 6.0
+"""A space whose stack stood in the reference still holds one down to this: nudged far off its
+place under pieces of the other polarity, a stack reads as little as 13 mT on a rough board,
+while one lifted or knocked aside leaves `LIFTED_MT` at most. (A stack whose magnets cancel
+reads weaker: `standing_limits`.)"""
+LIFTED_MT = 2.0
+"""The most a stack lifted or knocked aside leaves on its space (cross-talk, its return field)."""
+
+
+def standing_limits(model, values, stacks) -> dict[int, float]:
+    """For each space holding a stack in `stacks` (read as `values`): how far (codes) from its
+    baseline a reading still shows that stack standing."""
+    cal = model.cal
+    usual, least = STANDING_MT * cal.codes_per_mt, LIFTED_MT * cal.codes_per_mt
+    limits = {}
+    for s in range(N_SPACES):
+        if stacks[s]:
+            own = abs(values[s] - cal.baseline[s])
+            limits[s] = max(least, min(usual, own - model.nudge_span(s, len(stacks[s]))))
+    return limits
