@@ -287,7 +287,7 @@ class Decisions:
             # Open for that stack's set-down (`_held_over`): while it is held, the move's
             # other landing still reads as that stack set down there (still for longer than
             # a hand holds a stack, it was: the error).
-            return self._held_over(st, d, d) or d
+            return self._held_over(st, d, d, snap) or d
         # (The next stack read in the hand with the move as recorded: landed elsewhere?)
         held_on = made_final and d.kind == "lifted" and not best.amends
         if not (on_top or barred or lost or held_on
@@ -302,7 +302,7 @@ class Decisions:
         if held_on:
             return self._still_held(again, than=best.chi2) or d
         if made_final or barred:
-            held = self._still_held(again) or self._held_over(st, d, again)
+            held = self._still_held(again) or self._held_over(st, d, again, snap)
             if held is not None or made_final and not on_top:
                 return held or d
         if on_top and again.kind == "ambiguous" and not again.best.amends:
@@ -336,12 +336,12 @@ class Decisions:
         self.recorder.moved_on = best.src
         return Decision("lifted", best, [best], again.candidates)
 
-    def _held_over(self, st, d: Decision, again: Decision) -> Decision | None:
+    def _held_over(self, st, d: Decision, again: Decision, snap) -> Decision | None:
         """The lift that made the move final is of a stack read set down where it may not go
         (`d`), on another of the move's landings, which the move landed there with that stack
         in the hand reads as too (`set_down_off.landed_there`): the move is open again until
         that stack is set down (as `_still_held`); else None."""
-        alt = landed_there(st.board, d, again)
+        alt = landed_there(st.board, d, again, self.reference, self.inference, snap)
         if alt is None:
             return None
         self.recorder.provisional = True

@@ -103,8 +103,10 @@ class Questions(LandingWait, Answers):
             if self.unsure_since is None:
                 self.unsure_since = snap.stable_since
                 self.unsure_of_move = False
-            # (Unsure about the recorded move, not only about another stack in the hand.)
-            self.unsure_of_move |= any(c.amends for c in rivals)
+            # (Unsure about the recorded move, not only about another stack in the hand: the
+            # rivals disagree on it. All changing it alike, it is the next stack in doubt.)
+            self.unsure_of_move |= len({c.plies[:1] if c.amends else None
+                                        for c in rivals}) > 1
             # Timed from the first still moment it was unsure (a still board that only looked
             # creeping for a moment is still the same question).
             aloft = rivals[0].hover is not None and rivals[0].hover[0] == rivals[0].src

@@ -23,22 +23,29 @@ from __future__ import annotations
 from .rules import Ply
 
 
-def landed_there(board, d, again):
+def landed_there(board, d, again, reference, inference, snap):
     """`d`, read just after the lift that made the last move of `board` final: a stack set
-    down where it may not go (illegal), on another of that move's landings. Among `again`'s
-    candidates (the move set down elsewhere, the next stack lifted), the move landed there
-    with that stack in the hand, which reads the same; None when `d` is no such read or that
-    meaning is not among them."""
+    down where it may not go (illegal), on another of that move's landings, fitting best
+    (alone, or with rivals about as good: a landing on a stack reads faintly). Among
+    `again`'s candidates (the move set down elsewhere, the next stack lifted), the move landed
+    there with that stack in the hand, which reads the same; None when `d` is no such read,
+    that meaning is not among them, or the move's recorded landing reads far off under it
+    (`Reference.misfits` of `snap`: its stack still there. A stack set down on the other
+    landing and lifted off again pushed the stack below aside, which is no move)."""
     last = board.move_stack[-1] if board.move_stack else None
-    if d.kind != "illegal" or d.best is None or last is None or not last.is_move:
+    if (d.kind not in ("illegal", "ambiguous") or d.best is None or d.best.kind != "illegal"
+            or last is None or not last.is_move):
         return None
     before = board.copy()
     before.pop()
     if d.best.dst == last.dst or d.best.dst not in before.destinations(last.src):
         return None
     there = (Ply(last.src, d.best.dst),)
-    return next((c for c in again.candidates if c.kind == "lifted" and c.amends
-                 and c.src == d.best.src and c.plies[:1] == there), None)
+    alt = next((c for c in again.candidates if c.kind == "lifted" and c.amends
+                and c.src == d.best.src and c.plies[:1] == there), None)
+    if alt is None or last.dst in reference.misfits(inference, alt, snap):
+        return None
+    return alt
 
 
 def pushed_aside(d, snap, hold_s: float) -> list[int]:

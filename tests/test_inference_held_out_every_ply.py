@@ -95,3 +95,33 @@ def test_a_stack_set_down_where_it_may_not_go_leaves_the_stack_below_no_evidence
     r = play_game(seed=86, preset="rough", adc_bits=10, mistakes=1.0)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_doubt_about_the_next_stack_alone_does_not_hold_back_the_move_changed():
+    # Rough 10-bit: f4 slid low over f2 (f4f2 taken open, cutting d4 off with twelve other
+    # stacks) and was set down on d4; k3, lifted by mistake, then read held over its source or
+    # set down on k4, every meaning with f4d4. That doubt about k3 was taken for doubt about
+    # f4's move, so f4d4 (chi2 22 against 10,030 for f4f2) was asked about ("f2 or d4?"); the
+    # player cleared what both moves cut off, d4 too, no lift could answer, and g1h2 made f4f2
+    # final: a wrong ply. Now f4d4 is taken.
+    r = play_game(seed=3, preset="rough", adc_bits=10, mistakes=1.0)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed,plies", [
+    (35, 60),  # h4 slid low over i4 (h4i4 taken open) to i5, e1 lifted 0.06 s later, which
+               # made h4i4 final: "e1 set down on i5" fitted best (35), e1 in the hand about
+               # as well (41), so the board was unsure and only an error (illegal) kept the
+               # move open with e1 in the hand; e1e2 was then recorded on top of h4i4
+    (49, 56),  # h5g4 read on a board still 0.9 s (open, g4 loose for contact to come: up
+               # to 6 mT), then k4 set down on g5 by mistake and lifted off, which nudged g5's
+               # stack (+7.3 mT): h5g5 with k4 in the hand explained it (chi2 46), g4's loose
+               # reading not counting against it, and h5g5 was recorded with k4k5. Now g4,
+               # where h5g5 lands nothing, is held to a hover's range (chi2 415), k4 read set
+               # down on g5 is an error (g5 nudged), and k4k5 then fits as played
+])
+def test_the_next_stack_read_set_down_by_an_open_move_is_read_as_it_was_played(seed, plies):
+    r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=plies)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
