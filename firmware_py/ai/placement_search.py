@@ -58,7 +58,9 @@ TUNING = """PrimaDvonna's (dist, near, edge, crowd), times ten, then contact, by
 default level against ai:classic from each side's own placements, 3300 against 3000 nodes a
 move). The per-space scores these replaced: 80-1-19. Contact 0: 80-0-20; 30: 86-4-10, adopted;
 60: 86-0-14; with contact 30, edge 0: 86-0-14; crowd -100: 82-2-16. Near 250 and 3000
-evaluations a placement chose the very same placements as the weights in force."""
+evaluations a placement chose the very same placements as the weights in force. Dist -20
+against these (`... setup.dist=-20 --against default --placements own --games 200`, seeds 7
+and 8): 107-4-89 and 96-7-97, 52.1 % of 400 games, within chance."""
 
 
 @lru_cache(maxsize=512)
