@@ -367,6 +367,7 @@ class Controller:
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()
+        self.recorder.let_go(st.board, d)  # another stack in the hand: the move's let go
         if self.mismatch.rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
             # standing as they were must not be read as the ply played again.
