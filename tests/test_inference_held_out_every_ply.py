@@ -72,3 +72,13 @@ def test_another_stack_read_in_the_hand_makes_the_open_move_final():
     r = play_game(seed=9, preset="rough", adc_bits=12, mistakes=1.0, max_plies=66)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_stack_that_may_not_move_lifted_on_another_landing_of_the_open_move_keeps_it_open():
+    # d2 slid low over c2 (d2c2 taken open, "remove c2") and was set down on e3, which the
+    # player then lifted to clear it: a stack that may not move, its lift made d2c2 final.
+    # Set back, the board fitted d2e3 far better (chi2 14 against 94), too late: d2c2 was
+    # kept, a wrong ply, then stuck. Now that lift leaves the move open for the set-back.
+    r = play_game(seed=40, preset="rough", adc_bits=12, mistakes=1.0, max_plies=75)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
