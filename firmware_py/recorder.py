@@ -80,25 +80,6 @@ class Recorder:
         if not self.unseen:
             self.provisional = False
 
-    def let_go(self, board: Board, d) -> None:
-        """A still board read another stack in the hand (`d`: 'lifted', or 'ambiguous' among
-        meanings that all keep the last move as recorded): the one hand holds that stack, so it
-        has let the move's stack go where it stands: final. Not while the move is in doubt
-        otherwise (carried on, read landed elsewhere, asked about, or open for the next
-        stack's set-down: `moved_on`). Kept open, a stack the next player set down by mistake
-        and lifted off again, read on a board still under it held high, fitted best as that
-        move landed elsewhere with the stack set down beyond, and both were recorded (rough
-        12-bit, mistakes 1.0, seed 9: e4e2, then g1 set on f5 and held 42 mm above it)."""
-        last = board.move_stack[-1] if board.move_stack else None
-        best = d.best
-        if (not self.provisional or last is None or not last.is_move or best is None
-                or d.kind not in ("lifted", "ambiguous") or best.kind != "lifted"
-                or best.src == last.dst or self.carried or self.moved_on is not None
-                or self.in_doubt or self.asked_about
-                or any(c.amends for c in [best, *d.rivals])):
-            return
-        self.provisional = False
-
     def asked(self, rivals, fit_limit: float) -> None:
         """The board asks where the last move landed (`rivals`: the answers, some changing
         it): never changed on readings alone, and open until the answer however the next hand

@@ -1,6 +1,6 @@
 """Held-out games with a mistake on every ply (issue 19: `--mistakes 1.0`), on the default
-12-bit board and (the last tests) the rough 10-bit and 12-bit ones. Each game below recorded a wrong ply
-before. Simulated time only."""
+12-bit board and (the last tests) the rough 10-bit and 12-bit ones. Each game below recorded a
+wrong ply before (or, marked so, with a change tried on the way). Simulated time only."""
 
 import pytest
 
@@ -64,12 +64,18 @@ def test_a_move_slid_over_one_landing_and_asked_about_is_recorded_as_played(seed
     assert r.record == r.truth
 
 
-def test_another_stack_read_in_the_hand_makes_the_open_move_final():
-    # e4e2 taken open, read a moment before it would have been final; g1, lifted next, read
-    # in the hand with e4e2 standing, set down on f5 (may not) and lifted off again: held
-    # 42 mm above f5, the board still under it read best as e4g4 with g1g3 (the open move
-    # changed, a ply added): both recorded, wrong. The hand holding g1 had let e4's stack go.
-    r = play_game(seed=9, preset="rough", adc_bits=12, mistakes=1.0, max_plies=66)
+@pytest.mark.parametrize("seed, plies", [
+    (9, 66),  # e4e2 taken open, a moment before it would have been final; g1, lifted next,
+              # read in the hand with e4e2 standing, set on f5 (may not) and lifted off again:
+              # held 42 mm above f5, the board still under it read best as e4g4 with g1g3 (the
+              # open move changed, a ply added): both recorded, wrong. The hand holding g1 had
+              # let e4's stack go.
+    (39, 64),  # (with that change tried on the way) e5 slid over f5 (e5f5 open) to d4 as i4
+               # was lifted: i4 in the hand fitted only with e5d4 (chi2 33 against 178): the
+               # move made final on i4 in the hand with e5f5 standing recorded it, wrong
+])
+def test_another_stack_read_in_the_hand_makes_the_open_move_final(seed, plies):
+    r = play_game(seed=seed, preset="rough", adc_bits=12, mistakes=1.0, max_plies=plies)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
 
