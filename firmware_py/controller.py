@@ -70,6 +70,7 @@ from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .i18n import _
 from .inference import Inference
+from .let_go import let_go
 from .mismatch import Mismatch
 from .questions import Questions
 from .recorder import Recorder
@@ -367,6 +368,7 @@ class Controller:
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()
+        let_go(d, self.recorder, ref, st.board, decisions.pending, snap)
         if self.mismatch.rebuilding and d.kind != "match":
             # After a takeback only the position taken back to counts: the pieces still
             # standing as they were must not be read as the ply played again.

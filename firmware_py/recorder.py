@@ -137,7 +137,8 @@ class Recorder:
         `space` is `moved_on` (its stack shown in the hand after the move read changed), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
         set back there, not landed), or its landing was asked about and not answered
-        (`asked_about`: the answer decides, not a lift)."""
+        (`asked_about`: the answer decides, not a lift), or `space` is another of the move's
+        landings and its stack may not move now (it may hold the move's stack)."""
         last = board.move_stack[-1] if board.move_stack else None
         if not self.provisional or last is None or not last.is_move:
             self.provisional = False
@@ -163,7 +164,14 @@ class Recorder:
         elif space != last.dst and not self.carried:
             before = board.copy()
             before.pop()
-            if any(space == d or space in NEAR[d] for d in before.destinations(last.src)):
+            landings = before.destinations(last.src)
+            if space in landings and space not in board.mobile_stacks():
+                # A stack that may not move now, on another of the move's landings: no next
+                # ply (it is put back), and it may carry the move's own stack, set down there
+                # (rough 12-bit, mistakes 1.0, seed 40: d2 slid over c2 to e3, d2c2 read, e3
+                # lifted to be cleared): the board it is set back on decides.
+                return
+            if any(space == d or space in NEAR[d] for d in landings):
                 self.provisional = False
 
     def commit(self, board: Board, plies, asked: bool) -> None:
