@@ -134,7 +134,8 @@ class Recorder:
         provisional move's stack could go (within two spaces of one of its destinations) will
         read, set back, like a landing there: the move is then final, unless its stack was
         shown back in the hand (`held`: its source shown lifted; it is being carried on), or
-        `space` is `moved_on` (its stack shown in the hand after the move read changed), or
+        a stack shown in the hand after the move read changed (`moved_on`) is not set down
+        yet (default 12-bit mistakes 1.0 seed 116: set down as another was lifted), or
         a stack reads on the move's source again (in `occupied`, the spaces read occupied:
         set back there, not landed), or its landing was asked about and not answered
         (`asked_about`: the answer decides, not a lift), or `space` is another of the move's
@@ -144,8 +145,11 @@ class Recorder:
             self.provisional = False
         elif held == last.src:
             self.carried = True  # seen carried on: open until it is set down again
-        elif space == self.moved_on:
-            pass  # read in the hand after the move changed (`Controller`): open until set down
+        elif self.moved_on is not None:
+            # A stack read in the hand after the move changed (`Controller`): open until it
+            # is set down, whatever else is lifted meanwhile (its set-down not read yet; the
+            # next still board reads where it went, with the move changed or not).
+            pass
         elif self.in_doubt and space in board.last_removed:
             pass  # a stack it cuts off being cleared: perhaps the other landing's too
         elif self.asked_about:

@@ -48,6 +48,15 @@ def test_the_next_stack_read_set_down_on_another_landing_of_the_open_move_keeps_
     assert_recorded_exactly(56)
 
 
+def test_a_lift_while_the_stack_read_in_the_hand_is_not_set_down_keeps_the_move_open():
+    # i4 slid over h4 on its way to j4 (i4h4 taken open); h5, lifted at once, was read in the
+    # hand with i4j4 (the move open until h5 is set down); h5 was set down on f5 as i3 was
+    # lifted by mistake, and that lift made i4h4 final before h5f5 was read: the question that
+    # followed recorded h5f5 on top of i4h4, a wrong ply and four after it. Now any lift leaves
+    # the move open until h5 is set down: i4j4, h5f5, unasked.
+    assert_recorded_exactly(116)
+
+
 @pytest.mark.parametrize("seed", [
     3,   # h4 slid over j4 (h4j4 taken open) to f2: asked "f2 or h2?", h4j4 ruled out by the
          # readings (chi2 56 against 10); the next player's lift of f4 made h4j4 final and
