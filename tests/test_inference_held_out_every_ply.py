@@ -53,7 +53,8 @@ def test_a_lift_while_the_stack_read_in_the_hand_is_not_set_down_keeps_the_move_
     # hand with i4j4 (the move open until h5 is set down); h5 was set down on f5 as i3 was
     # lifted by mistake, and that lift made i4h4 final before h5f5 was read: the question that
     # followed recorded h5f5 on top of i4h4, a wrong ply and four after it. Now any lift leaves
-    # the move open until h5 is set down: i4j4, h5f5, unasked.
+    # the move open until h5 is set down (i3, another landing of i4 that may not move, also
+    # does on its own): i4j4, h5f5, unasked.
     assert_recorded_exactly(116)
 
 
