@@ -71,11 +71,6 @@ class Inference(Reachable, Alternatives):
         # open, `second_look`). Set by the caller until the board has been still long enough
         # for no hand to be hovering.
         self.loose: dict[int, tuple[float, float, float, float]] = {}
-        # Of those, the landings themselves: sensor -> (the height of the stack below, its
-        # `loose` entry). Their variances are contact's: where the landed pieces sit, how far
-        # they push the stack below. A candidate in which nothing landed there (the stack
-        # carried on from just above it) has no contact: only the range is left (`score`).
-        self.contact: dict[int, tuple[int, tuple]] = {}
         # The spaces with a stack in the reference (set by it): how far (codes) from its
         # baseline each still reads that stack (`faint_stacks.standing_limits`).
         self.standing: dict[int, float] = {}
@@ -179,17 +174,6 @@ class Inference(Reachable, Alternatives):
                       + (loose[s][wide] if s in loose else 0.0))
         chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
-        # A landing still loose as read, never made (its stack carried on from just above
-        # it): its reading then moves back by what the stack added, give or take the range
-        # only (`contact`).
-        apart = {s: (height, v0[s] - entry[wide])
-                 for s, (height, entry) in self.contact.items() if loose.get(s) == entry}
-
-        def variance(c: Candidate, s: int) -> float:
-            if s in apart and len(c.stacks[s]) <= apart[s][0]:
-                return apart[s][1]
-            return v0[s]
-
         for c in cands:
             changes = {t: c.stacks[t] for t in range(N_SPACES) if c.stacks[t] != ref_stacks[t]}
             if not changes:
@@ -212,12 +196,11 @@ class Inference(Reachable, Alternatives):
             chi = total0
             for s, ds in d.items():
                 r = gap(r0[s] - ds, s, free)
-                chi += r * r / (variance(c, s) + var[s]) - chi0[s]
+                chi += r * r / (v0[s] + var[s]) - chi0[s]
             c.chi2 = chi
             if zs is not None:
                 zs.extend((abs(gap(r0[s] - d.get(s, 0.0), s, free))
-                           / math.sqrt(variance(c, s) + var.get(s, 0.0)), s)
-                          for s in range(N_SPACES))
+                           / math.sqrt(v0[s] + var.get(s, 0.0)), s) for s in range(N_SPACES))
 
     @staticmethod
     def _changes_game(cand: Candidate) -> bool:

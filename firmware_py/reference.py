@@ -65,7 +65,6 @@ class Reference:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = self.before = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
-        self.inference.contact = {}
         self._late = None
         self.inference.standing = {}
 
@@ -113,7 +112,6 @@ class Reference:
         landed = [t for t, new in changes.items() if new and tuple(
             new[:len(before_stacks[t])]) == tuple(before_stacks[t])]
         loose: dict[int, tuple[float, float, float, float]] = {}
-        contact: dict[int, tuple[int, tuple]] = {}
         if landed:
             model = self.model
             d, var = model.delta(changes, self.values, before_stacks)
@@ -134,9 +132,7 @@ class Reference:
                     nudge = (model.landings.rel() * self.cal.unit(s)) ** 2
                     narrow, w = max(narrow, nudge), max(w, nudge)
                 loose[s] = (min(0.0, rest), max(0.0, rest), narrow, w)
-                if s in landed:
-                    contact[s] = (len(before_stacks[s]), loose[s])
-        self.inference.loose, self.inference.contact = loose, contact
+        self.inference.loose = loose
 
     def _contact_to_come(self, snap) -> None:
         """A stack carried high over a tall stack moves no reading enough to stir the board, so
@@ -193,7 +189,7 @@ class Reference:
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
         Placements read earlier are learned again from this snapshot."""
-        self.inference.loose, self.inference.contact = {}, {}
+        self.inference.loose = {}
         for t, (before, before_stacks, new) in list(self._landings.items()):
             del self._landings[t]
             if tuple(stacks[t]) != new or t in self.faulty:

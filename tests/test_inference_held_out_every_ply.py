@@ -127,9 +127,9 @@ def test_doubt_about_the_next_stack_alone_does_not_hold_back_the_move_changed():
     (49, 56),  # h5g4 read on a board still 0.9 s (open, g4 loose for contact to come: up
                # to 6 mT), then k4 set down on g5 by mistake and lifted off, which nudged g5's
                # stack (+7.3 mT): h5g5 with k4 in the hand explained it (chi2 46), g4's loose
-               # reading not counting against it, and h5g5 was recorded with k4k5. Now g4,
-               # where h5g5 lands nothing, is held to a hover's range (chi2 415), k4 read set
-               # down on g5 is an error (g5 nudged), and k4k5 then fits as played
+               # reading not counting against it, and h5g5 was recorded with k4k5. Now k4
+               # read set down on g5 keeps the move open only while h5g4's landing reads its
+               # stack as recorded (`set_down_off.landed_there`); the game takes another course
 ])
 def test_the_next_stack_read_set_down_by_an_open_move_is_read_as_it_was_played(seed, plies):
     r = play_game(seed=seed, preset="rough", adc_bits=10, mistakes=1.0, max_plies=plies)
