@@ -159,7 +159,7 @@ class Recorder:
             # f1 to h2, "f1 or h2?", and the next player moved f1 to g2 without answering), the
             # board is read with that stack lifted or moved since (`AMEND_THEN_NEXT`). (With a
             # ply on top among the answers, a further stack lifted is no next player's.)
-            if (self.reopened or self.alone) and self.moved_on is None:
+            if self.reopened or self.alone:  # (`moved_on` is None here: the branch above)
                 self.moved_on = space
         elif last.src in occupied:
             # The move cannot stand as recorded (its source is not empty): open, for what was

@@ -150,9 +150,7 @@ class Reference:
             return
         loose = dict(self.inference.loose)
         for t, height in heights.items():
-            span = self.model.nudge_span(t, height)
-            lo, hi, narrow, wide = loose.get(t, (0.0, 0.0, 0.0, 0.0))
-            loose[t] = (min(lo, -span), max(hi, span), narrow, wide)
+            loose[t] = _with_nudge(loose, t, self.model.nudge_span(t, height))
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
@@ -181,10 +179,9 @@ class Reference:
         (Read so on every still board the stack stays there: allowed once.)"""
         if self.values is None or not self.stacks[space]:
             return
+        loose = self.inference.loose
         span = self.model.nudge_span(space, len(self.stacks[space]))
-        lo, hi, narrow, wide = self.inference.loose.get(space, (0.0, 0.0, 0.0, 0.0))
-        self.inference.loose = {**self.inference.loose,
-                                space: (min(lo, -span), max(hi, span), narrow, wide)}
+        self.inference.loose = {**loose, space: _with_nudge(loose, space, span)}
 
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
@@ -294,3 +291,10 @@ class Reference:
         self.cal.response[s] = (values[s] - self.cal.baseline[s] - upper
                                 - self.model.crosstalk_at(s, stacks))
         self.cal.kind[s] = stacks[s][0]
+
+
+def _with_nudge(loose: dict, space: int, span: float) -> tuple:
+    """`loose`'s entry for `space` (`Inference.loose`) widened to allow the reading to move
+    by `span` codes either way (a nudge of the stack there)."""
+    lo, hi, narrow, wide = loose.get(space, (0.0, 0.0, 0.0, 0.0))
+    return (min(lo, -span), max(hi, span), narrow, wide)
