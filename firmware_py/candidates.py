@@ -21,8 +21,10 @@ from .spaces import N_SPACES
 # at all; its stack set down elsewhere; or that, with the next player's stack lifted since (or
 # the move taken back, with the same player's next stack lifted since);
 # AMEND_CLEARED: as AMEND_LAST, also once the stacks it cut off have begun to be cleared (a
-# final move in doubt: the board reads differently where it went or could have gone).
-AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT, AMEND_CLEARED = 0, 1, 2, 3
+# final move in doubt: the board reads differently where it went or could have gone);
+# AMEND_CLEARED_THEN_NEXT: both (a move in doubt, one of the stacks it cuts off in the hand:
+# perhaps the next player's, which the other landing does not cut off).
+AMEND_NONE, AMEND_LAST, AMEND_THEN_NEXT, AMEND_CLEARED, AMEND_CLEARED_THEN_NEXT = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -203,8 +205,13 @@ class Reachable:
                 visit(nb, plies + (ply,), npend)
 
         visit(board, (), dict(pending))
-        amend = (self._amendable(board, pending, occ, amendable == AMEND_CLEARED)
+        amend = (self._amendable(board, pending, occ,
+                                 amendable in (AMEND_CLEARED, AMEND_CLEARED_THEN_NEXT))
                  if amendable else None)
+        then_next = amendable in (AMEND_THEN_NEXT, AMEND_CLEARED_THEN_NEXT)
+        # (In doubt, a stack the move as recorded cuts off may be in the hand although it may
+        # not move after the move landed elsewhere: lifted by mistake, to be cleared.)
+        cut_off = board.last_removed if amendable == AMEND_CLEARED_THEN_NEXT else ()
         if amend is not None:
             prev, ppend, last = amend
             # The last move's stack lifted off its destination again: in the hand, back on its
@@ -215,15 +222,16 @@ class Reachable:
                 if ply.is_move and ply.src == last.src and ply.dst != last.dst:
                     nb = prev.copy()
                     nb._push(ply)
-                    if amendable != AMEND_THEN_NEXT:
+                    if not then_next:
                         options.append(("commit", nb, (ply,), {**ppend, **nb.last_removed}))
                         continue
                     start = len(out)  # and the next player's stack lifted or moved since
                     visit(nb, (ply,), {**ppend, **nb.last_removed})
-                    out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")]
+                    out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")
+                                   or c.kind == "badlift" and c.src in cut_off]
                     for c in out[start:]:
                         c.amends = True
-            if amendable == AMEND_THEN_NEXT:
+            if then_next:
                 # ... or set back on its source (a move taken while its stack may still have
                 # been in the hand), the same player's next stack lifted or moved at once.
                 start = len(out)

@@ -68,6 +68,7 @@ from .calibration import Calibration
 from .carried_on import landed_elsewhere
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
+from .held_cut_off import held_cut_off
 from .i18n import _
 from .inference import Inference
 from .let_go import let_go
@@ -365,6 +366,7 @@ class Controller:
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)
         d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
+        d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

@@ -164,7 +164,8 @@ class Mismatch:
         st.mode = "error"
         if cand.kind == "badlift":
             st.error = [cand.src]
-            st.message = not_movable_text(st.board, cand.src)
+            # (Read with the last move changed, `held_cut_off`: why not, after that move.)
+            st.message = not_movable_text(cand.board if cand.amends else st.board, cand.src)
         else:
             st.lifted = cand.src
             st.destinations = st.board.destinations(cand.src)

@@ -24,7 +24,8 @@ import math
 from typing import Callable
 
 from .calibration import NEAR
-from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_NONE, AMEND_THEN_NEXT
+from .candidates import (AMEND_CLEARED, AMEND_CLEARED_THEN_NEXT, AMEND_LAST, AMEND_NONE,
+                         AMEND_THEN_NEXT)
 from .i18n import _
 from .rules import Board, Ply
 from .spaces import SPACES
@@ -104,7 +105,8 @@ class Recorder:
         if not self.provisional:
             return AMEND_NONE
         if self.moved_on is not None:
-            return AMEND_THEN_NEXT
+            # (In doubt, the stack in the hand may be one the move as recorded cuts off.)
+            return AMEND_CLEARED_THEN_NEXT if self.in_doubt else AMEND_THEN_NEXT
         # Read as landed elsewhere since: the stacks it cuts off may be that landing's too, so
         # the player clearing them does not make it final (nor let those readings stand).
         return AMEND_CLEARED if self.in_doubt else AMEND_LAST

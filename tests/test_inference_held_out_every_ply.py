@@ -161,3 +161,14 @@ def test_a_stack_that_may_not_move_lifted_on_another_landing_of_the_open_move_ke
     r = play_game(seed=40, preset="rough", adc_bits=12, mistakes=1.0, max_plies=75)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_stack_the_move_in_doubt_cuts_off_read_cleared_may_be_in_the_hand():
+    # (rough 10-bit) c2 slid low over c4 to e2 (c2c4 taken open), and e2 read best since;
+    # f2, which c2c4 cuts off and c2e2 does not, was lifted by mistake and held 4 s: read as
+    # c2c4 with f2 cleared (chi2 76; c2e2 with f2 in the hand was never tried), which the
+    # still board made final: a wrong ply, then stuck. Now f2 is read held after c2e2 (chi2
+    # 22), an error until it is set back, which records c2e2.
+    r = play_game(seed=18, preset="rough", adc_bits=10, mistakes=1.0, max_plies=83)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
