@@ -202,7 +202,7 @@ class Hand:
                 return _("the hand already holds a stack")
             pieces = self.boxed.get(s)
             if not pieces or not all(any(p is q for q in self.board.removed) for p in pieces):
-                return _("nothing removed from {space} in the box").format(space=SPACES[s])
+                return f"nothing removed from {SPACES[s]} in the box"
             return None
 
         def plan(start):
@@ -219,7 +219,7 @@ class Hand:
             segs[-1].on_end = take
             return segs
 
-        self._enqueue(_("take {space} out of the box").format(space=SPACES[s]), check, plan)
+        self._enqueue(f"take {SPACES[s]} out of the box", check, plan)
         self.put(s)
 
     def stow(self) -> None:
