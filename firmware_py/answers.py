@@ -1,5 +1,6 @@
 """How the player's answer to a question is read: a lift and set-back seen on any frame, the
-button, or clearing the stacks the asked ply cuts off.
+button, or clearing the stacks the asked ply cuts off. An asked stack cleared with what every
+answer cuts off (no lift can show it then) is asked back: shown missing, to be put back.
 
 `Answers` is a part of `questions.Questions` (it reads the open question's state: `rivals`,
 `index`, `lifted`, `answer`, `known`); `Questions` asks, `Answers` reads what the player did.
@@ -155,6 +156,13 @@ class Answers:
                     a not in set(r.pending) | self._cut_off(st.board, r) for r in self.rivals)]
             if len(held) == 1:
                 st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
+                if held[0] in self._kept_off(st) and all(
+                        held[0] in set(r.pending) | self._cut_off(st.board, r)
+                        for r in self.rivals):
+                    # Cleared with what every answer cuts off (the player following the
+                    # "remove" shown before): no lift can show it now, so it is asked back.
+                    st.missing = held[:1]
+                    st.message = _("put the stack back on {space}").format(space=SPACES[held[0]])
                 return True
             return None  # anything else: read the board afresh
         chosen = [c for c, s in zip(self.rivals, self.spaces()) if s == self.answer]
@@ -185,14 +193,18 @@ class Answers:
         cut = self._cut_off(st.board, cand)
         mine = self.faults.seen(cand.stacks)
         gone = mine - occ
-        kept_off = {a for a in self.lifted
-                    if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s}
-        if (any(a in cut and a in gone for a in st.ask) and (len(gone) >= 2 or gone <= kept_off)
+        if (any(a in cut and a in gone for a in st.ask)
+                and (len(gone) >= 2 or gone <= self._kept_off(st))
                 and gone <= cut and not occ - mine):
             return cand
         if st.ask and all(a in cut and not cand.stacks[a] for a in st.ask) and occ == mine:
             return cand  # (asked after it was cleared: the board stands exactly so)
         return None
+
+    def _kept_off(self, st) -> set:
+        """The asked spaces lifted and kept off for longer than an answer's lift."""
+        return {a for a in self.lifted
+                if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s}
 
     def _differs(self, st, occ, cand) -> set:
         """The spaces where the occupancy `occ` is not as `cand` leaves the board, beyond

@@ -142,7 +142,7 @@ MODE_SIGNALS: dict[str, tuple[str, ...]] = {
     "lifted": ("source", "destination", "computer_to", "error", "remove", "low_time"),
     "error": ("error", "source", "destination", "remove", "low_time"),
     "removing": ("remove", "error", "low_time"),
-    "asking": ("ask", "error", "remove"),
+    "asking": ("ask", "error", "remove", "missing"),  # (an asked stack cleared: put it back)
     "unexplained": ("missing", "extra", "error"),
     "calibrating": ("calibrating", "missing", "extra"),
     "paused": ("paused", "missing", "extra"),

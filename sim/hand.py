@@ -63,6 +63,7 @@ class Hand:
         self.board = board
         self.rng = rng
         self.held: list = []  # the pieces in the air, bottom up
+        self.boxed: dict[int, list] = {}  # space -> the stack removed from it, in the box
         self._xy = space_xy(board.params.space_pitch_mm)
         self.paths = Paths(board, rng, self._xy)  # heights, speeds and routes (hand_paths.py)
         xs, ys = self._xy[:, 0], self._xy[:, 1]
@@ -170,10 +171,11 @@ class Hand:
     def remove(self, space, count: int | None = None) -> None:
         """Take the stack on `space` off the board (into the box)."""
         self.lift(space, count)
-        self.discard()
+        self.discard(_space(space))
 
-    def discard(self) -> None:
-        """Drop the held stack into the box beside the board: its pieces leave the game."""
+    def discard(self, space: int | None = None) -> None:
+        """Drop the held stack into the box beside the board: its pieces leave the game (the
+        stack lifted from `space` is kept together there, for `take_back`)."""
         def plan(start):
             segs = self.paths.travel(start, self.pos, self.spots["box"])
             if not segs:
@@ -181,12 +183,44 @@ class Hand:
 
             def drop():
                 self.board.removed.extend(self.held)
+                if space is not None:
+                    self.boxed[space] = list(self.held)
                 self.held = []
 
             segs[-1].on_end = drop
             return segs
 
         self._enqueue(_("discard"), self._needs_held, plan)
+
+    def take_back(self, space) -> None:
+        """Take the stack removed from `space` out of the box again and set it back there (a
+        person the board asks to put it back)."""
+        s = _space(space)
+
+        def check():
+            if self.held:
+                return _("the hand already holds a stack")
+            pieces = self.boxed.get(s)
+            if not pieces or not all(any(p is q for q in self.board.removed) for p in pieces):
+                return f"nothing removed from {SPACES[s]} in the box"
+            return None
+
+        def plan(start):
+            segs = self.paths.travel(start, self.pos, self.spots["box"])
+            if not segs:
+                segs = [Segment(start, start, self.pos, self.pos)]
+
+            def take():
+                pieces = self.boxed.pop(s)
+                self.board.removed[:] = [p for p in self.board.removed
+                                         if not any(p is q for q in pieces)]
+                self.held = pieces
+
+            segs[-1].on_end = take
+            return segs
+
+        self._enqueue(f"take {SPACES[s]} out of the box", check, plan)
+        self.put(s)
 
     def stow(self) -> None:
         """Put the held pieces back in the reserve (a piece placed by mistake)."""

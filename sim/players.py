@@ -17,7 +17,9 @@ What the players do, like people who know the rules:
 - wait for the board to acknowledge the last ply (the next side's "to play" colour lit, nothing
   flagged) before thinking and playing; without any LED frame at all they just play on;
 - after a move: if the board asks (``ask``), lift the stack actually landed on and set it back;
-  remove the stacks shown ``remove`` (and, if the board never asks, the ones the rules cut off);
+  remove the stacks shown ``remove`` (and, if the board never asks, the ones the rules cut off),
+  and take one of them out of the box and put it back when the board shows it ``missing`` (it
+  asks about it);
 - make mistakes at ``Mistakes.rate`` per ply, one of `MISTAKES`, each corrected like a person
   would: put the stack back, take the wrong piece away, lift the stack off the illegal space...
 
@@ -249,15 +251,25 @@ class Players(PlyMotions, SeeingOut):
             return not left
         quiet = True
         answers = confirms = 0
+        boxed = set()  # the cut-off stacks this player has cleared (they know where they were)
         self._look_afresh()
         deadline = self.board.now + self.ack_timeout
         while True:
             yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), left)
                                or self.leds(now).shows("ask", "remove")
+                               or bool(set(self.leds(now).spaces("missing")) & boxed)
                                or bool(self._misread(self.leds(now))))
             view = self.leds()
             asked = view.spaces("ask")
             flagged = view.spaces("remove")
+            back = [s for s in view.spaces("missing") if s in boxed]
+            if back:
+                # Asked to put back a stack just cleared (the board's question needs it): out
+                # of the box and back on its space.
+                quiet = False
+                yield from self._take_back(back[0], boxed, left)
+                deadline = self.board.now + self.ack_timeout
+                continue
             if ply.is_placement and asked == [ply.dst] and answers < 3:
                 # "Did you place it here?": it is where the player put it, so they say so.
                 yield self._pause(self._draw("react"))
@@ -298,6 +310,14 @@ class Players(PlyMotions, SeeingOut):
                     continue  # the board made up its mind meanwhile
                 quiet = False
                 answers += 1
+                if (not self.board.stacks[target] and target in boxed
+                        and self.board.now < deadline):
+                    # Cleared just now, as the board had shown: nothing to lift until the
+                    # board asks for it back (`missing`).
+                    self._complain(f"asked about {SPACES[target]}, cleared just now")
+                    answers -= 1
+                    yield self._pause(0.5)
+                    continue
                 if not self.board.stacks[target]:  # cleared meanwhile: nothing to show
                     self._complain(f"asked about {SPACES[target]}, which is empty now")
                     answers = 3
@@ -322,6 +342,7 @@ class Players(PlyMotions, SeeingOut):
                 for s in todo:
                     self.hand.remove(s)
                     left.remove(s)
+                    boxed.add(s)
                 yield self._idle()
                 self._look_afresh()
                 deadline = self.board.now + self.ack_timeout
@@ -340,6 +361,16 @@ class Players(PlyMotions, SeeingOut):
                 self._complain(f"did not acknowledge {ply}: {view}")
                 return False
             yield self._pause(0.1)
+
+    def _take_back(self, space: int, boxed: set, left: list[int]):
+        """Take the stack this player cleared from `space` out of the box and set it back (to
+        be cleared again once the board has its answer)."""
+        self._note(f"putting {SPACES[space]} back")
+        boxed.discard(space)
+        left.append(space)
+        self.hand.take_back(space)
+        yield self._idle()
+        self._look_afresh()
 
     def _await_board(self):
         """Wait until the board shows it is this ply's turn (or give up after ack_timeout)."""

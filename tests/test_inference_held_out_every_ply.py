@@ -172,3 +172,14 @@ def test_a_stack_the_move_in_doubt_cuts_off_read_cleared_may_be_in_the_hand():
     r = play_game(seed=18, preset="rough", adc_bits=10, mistakes=1.0, max_plies=83)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_an_asked_stack_cleared_with_what_every_answer_cuts_off_is_asked_back():
+    # Rough 10-bit: g5 slid over f5 (g5f5 taken open, "remove h5") to h5, and "f5 or h5?" was
+    # asked just as the player, following that "remove h5", cleared h5, which either move cuts
+    # off: no lift could answer any more, and f5's loose reading no longer told. The question
+    # stood unanswered until f3 was knocked, then h3g3 was recorded on top of g5f5: a wrong
+    # ply. Now the board asks for h5 back (shown missing), and the player's lift answers h5.
+    r = play_game(seed=11, preset="rough", adc_bits=10, mistakes=1.0, max_plies=77)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
