@@ -14,9 +14,9 @@ and the tables the engine reads (S2P, P2S, DEST, ...), are importable from here 
 
 from __future__ import annotations
 
-from .bitboards import (BOARD, DEST, INTERIOR, MAX_MOBILE_HEIGHT, MOVE_PLY, N_PLACEMENTS, NB,
-                        P2S, PLACE_PLY, S2P, W, Z_PHASE2, Z_TURN, ZOBRIST, any_move, bits,
-                        linked, move_codes, safe_to_vacate)
+from .bitboards import (ARC_SAFE, BOARD, DEST, INTERIOR, MAX_MOBILE_HEIGHT, MOVE_PLY,
+                        N_PLACEMENTS, NB, P2S, PLACE_PLY, RING_MASK, S2P, W, Z_PHASE2, Z_TURN,
+                        ZOBRIST, any_move, bits, linked, move_codes, safe_to_vacate)
 from .bitboards import surrounded  # noqa: F401 (re-exported for the engine, firmware_py.ai)
 from .errors import IllegalPly
 from .ply import BLACK, PASS, PIECES, PLAYER_NAMES, WHITE, Ply  # noqa: F401 (re-exported)
@@ -390,7 +390,7 @@ class Board:
             check = True
         else:
             new_dv = dv
-            check = self._loose or not safe_to_vacate(ps, new_occ)
+            check = self._loose or not ARC_SAFE[new_occ << 13 >> ps & RING_MASK]  # safe_to_vacate
         if check:
             cut = new_occ & ~linked(new_occ, new_dv)
             if cut:
