@@ -25,7 +25,7 @@ directions at once; whatever it does not reach is removed after a move:
 ['c3', 'd3', 'e3']
 
 Most moves cannot cut anything off: when the occupied neighbours of the space a stack leaves
-form one unbroken arc, they stay linked to each other (`one_arc`, cached in `safe_to_vacate`),
+form one unbroken arc, they stay linked to each other (`one_arc`, tabled in `ARC_SAFE`),
 and the flood is skipped.
 
 Tables. `DEST[p][h]`: the bits exactly h steps from p in a straight line (where a stack of h

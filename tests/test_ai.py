@@ -367,7 +367,7 @@ def test_game_clock_shares_out_the_time_and_is_charged():
                                   "firmware_py.ai.evaluation", "firmware_py.ai.placement",
                                   "firmware_py.ai.placement_search", "firmware_py.ai.worth",
                                   "firmware_py.ai.clock", "firmware_py.ai.table",
-                                  "firmware_py.match"])
+                                  "firmware_py.ai.ordering", "firmware_py.match"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -5,7 +5,7 @@ killers, moves onto enemy stacks (or a lone DVONN piece) by the height landed on
 history, the other moves by history; equal scores by move code, lowest first. Each move gets a
 sort key, code - (score << 12): ascending keys are that order and `key & 4095` is the code (ps
 << 6 | pd, as `bitboards.move_codes` gives them), so a node that cuts off after two moves never
-turns the other fifty into anything. Generating and scoring in one pass, with the landings on
+turns the other fifty into a `Ply`. Generating and scoring in one pass, with the landings on
 own and on other stacks apart as bitboards, saves building the move list and testing each move
 for being a capture: the search's order is the same as when the list was built first.
 
@@ -13,7 +13,7 @@ for being a capture: the search's order is the same as when the list was built f
 >>> b = Board.from_stacks({"c3": "D", "d3": "W", "e3": "B", "f3": "W"})
 >>> keys, special = ordered_moves(b, [0] * 4096, -1, None, None)
 >>> [str(MOVE_PLY[k & 4095]) for k in keys], special
-(['d3e3', 'f3e3', 'd3c3'], 3)
+(['d3c3', 'd3e3', 'f3e3'], 3)
 """
 
 from __future__ import annotations

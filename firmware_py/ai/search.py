@@ -3,11 +3,13 @@
 Negamax alpha-beta with principal-variation search and iterative deepening. Move ordering: the
 table's move, killer moves (any move that cut off at that height: most DVONN moves land on an
 enemy stack, so killers kept only for the others were rare), moves onto enemy stacks by their
-height then history, the others by history; placements by closeness to the DVONN pieces. To
-complete depth 3 on 32 early moving-phase positions that takes 94.8k nodes where captures before
-killers, and no history among them, took 109.8k (-14 %); depth 4 on 8 of them 68.0k against
-97.2k (-30 %). Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
-2; finished games score the real result; a forced pass costs no depth.
+height then history, the others by history (`ordering.py`, generated and ordered in one pass);
+placements by closeness to the DVONN pieces. To complete depth 3 on 32 early moving-phase
+positions that takes 94.8k nodes where captures before killers, and no history among them, took
+109.8k (-14 %); depth 4 on 8 of them 68.0k against 97.2k (-30 %). Leaves are scored by
+`placement.place_value` in phase 1 and `evaluation.value` in phase 2; finished games score the
+real result; a forced pass costs no depth. Depth-1 nodes value their children, all leaves, in
+their own loop (`_frontier`).
 
 Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off) that come
 late in the order are first searched a ply shallower, and again at full depth only if they beat
