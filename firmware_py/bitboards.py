@@ -25,7 +25,7 @@ directions at once; whatever it does not reach is removed after a move:
 ['c3', 'd3', 'e3']
 
 Most moves cannot cut anything off: when the occupied neighbours of the space a stack leaves
-form one unbroken arc, they stay linked to each other (`one_arc`, cached in `safe_to_vacate`),
+form one unbroken arc, they stay linked to each other (`one_arc`, tabled in `ARC_SAFE`),
 and the flood is skipped.
 
 Tables. `DEST[p][h]`: the bits exactly h steps from p in a straight line (where a stack of h
@@ -83,18 +83,19 @@ def one_arc(ring_bits: tuple[int, ...], occ: int) -> bool:
     return starts <= 1
 
 
-# SAFE_VACATE[(p, occupied neighbour bits)] -> bool, filled lazily (at most 49 * 64 entries).
-SAFE_VACATE: dict[tuple[int, int], bool] = {}
+# Shifted by 13 - p, the occupancy puts the six neighbours of p at the same six bits for every
+# p (RING_AT, in ring order; off-board neighbours are never occupied): one 64-entry table,
+# keyed by those bits, says whether the occupied ones form one arc, with no tuple built.
+RING_AT = tuple(13 + d for d in DELTAS)
+RING_MASK = sum(1 << r for r in RING_AT)
+ARC_SAFE: dict[int, bool] = {
+    sum(1 << RING_AT[i] for i in range(6) if pattern >> i & 1):
+        one_arc(tuple(1 << i for i in range(6)), pattern) for pattern in range(64)}
 
 
 def safe_to_vacate(p: int, occ: int) -> bool:
     """Emptying p (holding no DVONN piece) cannot cut anything off, given occupancy occ."""
-    n = NB[p] & occ
-    key = (p, n)
-    r = SAFE_VACATE.get(key)
-    if r is None:
-        r = SAFE_VACATE[key] = one_arc(NB_RING[p], n)
-    return r
+    return ARC_SAFE[occ << 13 >> p & RING_MASK]
 
 
 def surrounded(occ: int) -> int:

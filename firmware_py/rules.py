@@ -14,9 +14,9 @@ and the tables the engine reads (S2P, P2S, DEST, ...), are importable from here 
 
 from __future__ import annotations
 
-from .bitboards import (BOARD, DEST, INTERIOR, MAX_MOBILE_HEIGHT, MOVE_PLY, N_PLACEMENTS, NB,
-                        P2S, PLACE_PLY, S2P, W, Z_PHASE2, Z_TURN, ZOBRIST, any_move, bits,
-                        linked, move_codes, safe_to_vacate)
+from .bitboards import (ARC_SAFE, BOARD, DEST, INTERIOR, MAX_MOBILE_HEIGHT, MOVE_PLY,
+                        N_PLACEMENTS, NB, P2S, PLACE_PLY, RING_MASK, S2P, W, Z_PHASE2, Z_TURN,
+                        ZOBRIST, any_move, bits, linked, move_codes, safe_to_vacate)
 from .bitboards import surrounded  # noqa: F401 (re-exported for the engine, firmware_py.ai)
 from .errors import IllegalPly
 from .ply import BLACK, PASS, PIECES, PLAYER_NAMES, WHITE, Ply  # noqa: F401 (re-exported)
@@ -81,7 +81,8 @@ class Board:
         self.turn = WHITE
         self.ply_count = 0
         self.move_stack: list[Ply] = []
-        # One entry per push: (bitboards and key before, src stack, dst stack, removed {p: stack})
+        # One entry per push: (ps, pd, the stacks on them before, removed {p: stack} or None,
+        # _gen, the bitboards and key before); ps = -1 for a placement or a pass, pd = -1 for a pass
         self._undo: list[tuple] = []
         self._gen = None  # cached sorted move codes (ps << 6 | pd) of the player to move
         # A set-up position may hold stacks not linked to any DVONN piece; then the cheap "can
@@ -288,7 +289,8 @@ class Board:
     def last_removed(self) -> dict[int, tuple[str, ...]]:
         if not self._undo:
             return {}
-        return {P2S[p]: s for p, s in self._undo[-1][3].items()}
+        removed = self._undo[-1][3]
+        return {P2S[p]: s for p, s in removed.items()} if removed else {}
 
     def score(self) -> tuple[int, int]:
         st = self._st
@@ -318,57 +320,17 @@ class Board:
     def _push(self, ply: Ply) -> None:
         """push() without the legality check: for callers that took ply from legal_plies()."""
         src, dst = ply
-        saved = (self._occ, self._w, self._b, self._dv, self._one, self._key)
+        if src >= 0:
+            self._move(S2P[src] << 6 | S2P[dst], ply)
+            return
         key = self._key
-        st = self._st
-        removed: dict[int, tuple[str, ...]] = {}
-        old_src = old_dst = ()
-        if src >= 0:  # a move
-            ps, pd = S2P[src], S2P[dst]
-            old_src, old_dst = st[ps], st[pd]
-            moved = old_src
-            hd = len(old_dst)
-            z_src, z_dst = ps * N_SPACES, pd * N_SPACES + hd
-            for i, c in enumerate(moved):
-                zc = ZOBRIST[c]
-                key ^= zc[z_src + i] ^ zc[z_dst + i]
-            new = old_dst + moved
-            st[ps] = ()
-            st[pd] = new
-            srcbit, dstbit = 1 << ps, 1 << pd
-            occ = self._occ & ~srcbit
-            w, b = self._w & ~srcbit & ~dstbit, self._b & ~srcbit & ~dstbit
-            if moved[-1] == "W":
-                w |= dstbit
-            else:
-                b |= dstbit
-            one = self._one & ~srcbit & ~dstbit
-            dv = self._dv
-            if dv & srcbit:
-                dv = (dv & ~srcbit) | dstbit
-                check = True
-            else:
-                check = self._loose or not safe_to_vacate(ps, occ)
-            if check:
-                cut = occ & ~linked(occ, dv)
-                if cut:
-                    occ &= ~cut
-                    w &= ~cut
-                    b &= ~cut
-                    one &= ~cut
-                    for p in bits(cut):
-                        s = st[p]
-                        removed[p] = s
-                        zb = p * N_SPACES
-                        for i, c in enumerate(s):
-                            key ^= ZOBRIST[c][zb + i]
-                        st[p] = ()
-            self._occ, self._w, self._b, self._dv, self._one = occ, w, b, dv, one
-        elif dst >= 0:  # a placement
+        self._undo.append((-1, -1 if dst < 0 else S2P[dst], (), None, (), self._gen, self._occ,
+                           self._w, self._b, self._dv, self._one, key))
+        if dst >= 0:  # a placement
             pd = S2P[dst]
             c = self.piece_to_place()
             bit = 1 << pd
-            st[pd] = (c,)
+            self._st[pd] = (c,)
             self._occ |= bit
             self._one |= bit
             if c == "W":
@@ -378,7 +340,6 @@ class Board:
             else:
                 self._dv |= bit
             key ^= ZOBRIST[c][pd * N_SPACES]
-        self._undo.append((saved, old_src, old_dst, removed, self._gen))
         self.move_stack.append(ply)
         self.ply_count += 1
         if self.ply_count == N_PLACEMENTS:
@@ -389,27 +350,90 @@ class Board:
         self._key = key
         self._gen = None
 
+    def _move(self, code: int, ply: Ply | None = None) -> None:
+        """_push of the move coded ps << 6 | pd (as the move generator gives it), unchecked;
+        ply: the same move as a Ply, if the caller has it. The search's make-move: it runs at
+        every node, so the common single piece's key change is written out."""
+        ps = code >> 6
+        pd = code & 63
+        st = self._st
+        moved = st[ps]
+        old_dst = st[pd]
+        key = self._key
+        occ = self._occ
+        w = self._w
+        b = self._b
+        dv = self._dv
+        one = self._one
+        removed = None
+        if len(moved) == 1:
+            zc = ZOBRIST[moved[0]]
+            key ^= zc[ps * N_SPACES] ^ zc[pd * N_SPACES + len(old_dst)]
+        else:
+            z_src, z_dst = ps * N_SPACES, pd * N_SPACES + len(old_dst)
+            for i, c in enumerate(moved):
+                zc = ZOBRIST[c]
+                key ^= zc[z_src + i] ^ zc[z_dst + i]
+        st[ps] = ()
+        st[pd] = old_dst + moved
+        srcbit, dstbit = 1 << ps, 1 << pd
+        both = srcbit | dstbit
+        new_occ = occ ^ srcbit
+        new_w, new_b = w & ~both, b & ~both
+        if moved[-1] == "W":
+            new_w |= dstbit
+        else:
+            new_b |= dstbit
+        new_one = one & ~both
+        if dv & srcbit:
+            new_dv = dv ^ srcbit | dstbit
+            check = True
+        else:
+            new_dv = dv
+            check = self._loose or not ARC_SAFE[new_occ << 13 >> ps & RING_MASK]  # safe_to_vacate
+        if check:
+            cut = new_occ & ~linked(new_occ, new_dv)
+            if cut:
+                new_occ &= ~cut
+                new_w &= ~cut
+                new_b &= ~cut
+                new_one &= ~cut
+                removed = {}
+                for p in bits(cut):
+                    s = st[p]
+                    removed[p] = s
+                    zb = p * N_SPACES
+                    for i, c in enumerate(s):
+                        key ^= ZOBRIST[c][zb + i]
+                    st[p] = ()
+        self._undo.append((ps, pd, moved, removed, old_dst, self._gen, occ, w, b, dv, one,
+                           self._key))
+        self._occ, self._w, self._b, self._dv, self._one = new_occ, new_w, new_b, new_dv, new_one
+        self.move_stack.append(MOVE_PLY[code] if ply is None else ply)
+        self.ply_count += 1  # never reaches N_PLACEMENTS with a move: the turn always passes
+        self.turn ^= 1
+        self._key = key ^ Z_TURN
+        self._gen = None
+
     def pop(self) -> Ply:
         """Undo the last push exactly; returns the ply undone. IndexError when nothing to undo."""
         if not self._undo:
             raise IndexError("pop from a board with no plies")
-        saved, old_src, old_dst, removed, gen = self._undo.pop()
-        ply = self.move_stack.pop()
+        (ps, pd, old_src, removed, old_dst, self._gen, self._occ, self._w, self._b, self._dv,
+         self._one, self._key) = self._undo.pop()
+        if ps >= 0:
+            st = self._st
+            if removed:
+                for p, s in removed.items():
+                    st[p] = s
+            st[ps] = old_src  # after the removals: the moved stack itself may be among them
+            st[pd] = old_dst
+        elif pd >= 0:
+            self._st[pd] = ()
         if self.ply_count != N_PLACEMENTS:
             self.turn ^= 1
         self.ply_count -= 1
-        self._occ, self._w, self._b, self._dv, self._one, self._key = saved
-        st = self._st
-        src, dst = ply
-        if src >= 0:
-            for p, s in removed.items():
-                st[p] = s
-            st[S2P[src]] = old_src  # after the removals: the moved stack itself may be among them
-            st[S2P[dst]] = old_dst
-        elif dst >= 0:
-            st[S2P[dst]] = ()
-        self._gen = gen
-        return ply
+        return self.move_stack.pop()
 
     def copy(self) -> "Board":
         other = Board.__new__(Board)

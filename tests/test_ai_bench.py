@@ -16,10 +16,10 @@ def test_match_list_covers_the_targets():
     assert ladder[0][1:] == (f"ai:2,nodes={ai.LEVEL_NODES[2]}", f"ai:1,nodes={ai.LEVEL_NODES[1]}",
                              4, False)
     classic = bench_ai.matches(10, 4, "classic", classic_games=100)
-    assert [m[1:] for m in classic] == [("ai:3,nodes=31400", "ai:classic,nodes=20000", 100, s)
+    assert [m[1:] for m in classic] == [("ai:3,nodes=34600", "ai:classic,nodes=20000", 100, s)
                                          for s in (False, True)]
     quick = bench_ai.matches(10, 4, "classic", classic_games=100, scale=0.15)
-    assert quick[0][1:3] == ("ai:3,nodes=4710", "ai:classic,nodes=3000")
+    assert quick[0][1:3] == ("ai:3,nodes=5190", "ai:classic,nodes=3000")
 
 
 def test_bench_prints_one_json_object_per_match(capsys, monkeypatch):
@@ -45,11 +45,11 @@ def test_classic_match_from_shared_placements(capsys, monkeypatch):
 
 def test_pace_times_placements_and_moves_of_both_engines_in_games_between_them(capsys):
     r = bench_ai.pace(games=1, scale=0.01)
-    assert (r["new_nodes"], r["classic_nodes"]) == (314, 200)
+    assert (r["new_nodes"], r["classic_nodes"]) == (346, 200)
     for side in ("new_ms", "classic_ms"):
         assert r[side]["placement"] > 0 and r[side]["move"] > 0
     assert r["nodes_ratio_at_equal_time"] == pytest.approx(
-        314 / 200 / r["move_time_ratio"], rel=0.05)
+        346 / 200 / r["move_time_ratio"], rel=0.05)
     assert bench_ai.main(["--only", "pace", "--pace-games", "1", "--budget-scale", "0.01"]) == 0
     assert "the nodes at equal time" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -58,7 +58,7 @@ def test_pace_times_placements_and_moves_of_both_engines_in_games_between_them(c
 
 def test_ladder_can_be_limited_to_some_levels():
     pairs = [(m[1], m[2]) for m in bench_ai.matches(10, 4, "ladder", (3, 4))]
-    assert pairs == [("ai:4,nodes=94200", "ai:3,nodes=31400")]
+    assert pairs == [("ai:4,nodes=103800", "ai:3,nodes=34600")]
 
 
 def test_memory_tool_plays_a_game_within_the_tables_size(capsys):

@@ -36,13 +36,16 @@ from .search import SearchResult, Searcher
 LEVEL_TIMES = {1: 0.05, 2: 0.2, 3: 0.5, 4: 1.5, 5: 5.0}
 DEFAULT_LEVEL = 3
 # Level -> a node budget worth the level's time on the development machine with other work
-# running: for comparing levels by matches independent of load. They are 1.57x ai.classic's
-# (20k for level 3): its speed in the moving phase, where a level's time goes. `bench_ai
-# --only speed`: 1.57x and 1.59x (71-74k against 45-47k nodes a CPU second); `bench_ai --only
-# pace --budget-scale 0.15` (10 games between them): at 1.45x 46.2 ms a move against 50.0 ms,
-# at 1.57x 49.8 against 51.7 ms, 1.63x the nodes at equal time. The placements take neither
-# engine its time (5.7 and 2.5 ms a placement).
-LEVEL_NODES = {1: 3_140, 2: 12_560, 3: 31_400, 4: 94_200, 5: 314_000}
+# running: for comparing levels by matches independent of load. They are 1.73x ai.classic's
+# (20k for level 3): its speed in the moving phase, where a level's time goes. First 1.57x:
+# `bench_ai --only speed` 1.57x and 1.59x (71-74k against 45-47k nodes a CPU second); `bench_ai
+# --only pace --budget-scale 0.15` (10 games between them): at 1.45x 46.2 ms a move against
+# 50.0 ms, at 1.57x 49.8 against 51.7 ms, 1.63x the nodes at equal time. The placements take
+# neither engine its time (5.7 and 2.5 ms a placement). Round 11 (docs/engine-strength.md)
+# made the search faster with the same trees: 1.13-1.14x main's speed over whole games, 1.17-1.20x
+# on bench_ai's 16 positions; ai.classic, which shares the rules engine's make/unmake, about
+# 1.03x: 1.57 * 1.135 / 1.03, so 1.73x.
+LEVEL_NODES = {1: 3_460, 2: 13_840, 3: 34_600, 4: 103_800, 5: 346_000}
 # Level -> the deepest iteration it searches: time buys whole plies only in big steps, and
 # without these caps levels 1..3 would reach the same depth and not differ.
 LEVEL_DEPTHS = {1: 1, 2: 3}

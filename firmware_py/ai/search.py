@@ -3,11 +3,13 @@
 Negamax alpha-beta with principal-variation search and iterative deepening. Move ordering: the
 table's move, killer moves (any move that cut off at that height: most DVONN moves land on an
 enemy stack, so killers kept only for the others were rare), moves onto enemy stacks by their
-height then history, the others by history; placements by closeness to the DVONN pieces. To
-complete depth 3 on 32 early moving-phase positions that takes 94.8k nodes where captures before
-killers, and no history among them, took 109.8k (-14 %); depth 4 on 8 of them 68.0k against
-97.2k (-30 %). Leaves are scored by `placement.place_value` in phase 1 and `evaluation.value` in phase
-2; finished games score the real result; a forced pass costs no depth.
+height then history, the others by history (`ordering.py`, generated and ordered in one pass);
+placements by closeness to the DVONN pieces. To complete depth 3 on 32 early moving-phase
+positions that takes 94.8k nodes where captures before killers, and no history among them, took
+109.8k (-14 %); depth 4 on 8 of them 68.0k against 97.2k (-30 %). Leaves are scored by
+`placement.place_value` in phase 1 and `evaluation.value` in phase 2; finished games score the
+real result; a forced pass costs no depth. Depth-1 nodes value their children, all leaves, in
+their own loop (`_frontier`).
 
 Late move reductions: deeper in the tree, quiet moves (no capture, nothing cut off) that come
 late in the order are first searched a ply shallower, and again at full depth only if they beat
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
 from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value
 from .leaf import Leaf
+from .ordering import ordered_moves
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
                         place_value)
 from .placement_search import DEFAULT_SETUP, SetupWeights
@@ -243,13 +246,7 @@ class Searcher:
                     evals.clear()
                 evals[key] = static
             if static is None:
-                if not board.has_moves(1 - board.turn):
-                    return final_value(board)
-                board._push(PASS)  # a forced pass costs no depth
-                try:
-                    return -self._negamax(board, depth, -beta, -alpha, height + 1)
-                finally:
-                    board.pop()
+                return self._no_move(board, alpha, beta, height)
             self.guesses += 1
             return static
         key = board._key
@@ -273,106 +270,149 @@ class Searcher:
                     return hit
         guesses = self.guesses
         if placing:
-            legal = board.legal_plies()
-        else:
-            legal = board._gen
-            if legal is None:
-                legal = board._current_moves()
-            if not legal:
+            ordered, special = self._order(board, board.legal_plies(), tt_move, height), 0
+        else:  # sort keys of the move codes (ordering.py): code = key & 4095
+            k0, k1 = self.killers[height]
+            ordered, special = ordered_moves(
+                board, self.move_history,
+                -1 if tt_move is None else S2P[tt_move.src] << 6 | S2P[tt_move.dst], k0, k1)
+            if not ordered:
                 if not board.has_moves(1 - board.turn):
                     return final_value(board)
-                legal = None
-        if legal is None:
-            board._push(PASS)  # a forced pass costs no depth
-            try:
-                return -self._negamax(board, depth, -beta, -alpha, height + 1)
-            finally:
-                board.pop()
+                board._push(PASS)  # a forced pass costs no depth
+                try:
+                    return -self._negamax(board, depth, -beta, -alpha, height + 1)
+                finally:
+                    board.pop()
         alpha0 = alpha
-        ordered, special = self._order(board, legal, tt_move, height)
         late = max(special, LMR_AFTER) if depth >= self.lmr_depth and not placing else len(ordered)
-        best_value, best_ply = -INF, None
-        for i, ply in enumerate(ordered):
-            board._push(ply)
-            try:
-                if i == 0:
-                    v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+        if depth == 1 and not placing:
+            best_value, best_ply = self._frontier(board, ordered, alpha, beta, height)
+        else:
+            best_value, best_ply = -INF, None
+            for i, ply in enumerate(ordered):
+                if placing:
+                    board._push(ply)
                 else:
-                    if i >= late and not board._undo[-1][3]:  # a move that cut stacks off
-                        v = -self._negamax(board, depth - 2, -alpha - 1, -alpha, height + 1)
-                        if v > alpha:
-                            v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
-                    else:
-                        v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
-                    if alpha < v < beta:
+                    ply &= 4095
+                    board._move(ply)
+                try:
+                    if i == 0:
                         v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
-            finally:
-                board.pop()
-            if v > best_value:
-                best_value, best_ply = v, ply
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        if placing:
+                    else:
+                        if i >= late and not board._undo[-1][3]:  # a move that cut stacks off
+                            v = -self._negamax(board, depth - 2, -alpha - 1, -alpha, height + 1)
+                            if v > alpha:
+                                v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                        else:
+                            v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                        if alpha < v < beta:
+                            v = -self._negamax(board, depth - 1, -beta, -alpha, height + 1)
+                finally:
+                    board.pop()
+                if v > best_value:
+                    best_value, best_ply = v, ply
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
                             k = self.killers[height]
                             if k[0] != ply:
                                 k[1], k[0] = k[0], ply
-                            self.history[ply] = self.history.get(ply, 0) + depth * depth
-                        else:
-                            c = S2P[ply.src] << 6 | S2P[ply.dst]
-                            k = self.killers[height]
-                            if k[0] != c:
-                                k[1], k[0] = k[0], c
-                            self.move_history[c] += depth * depth
-                        break
+                            if placing:
+                                self.history[ply] = self.history.get(ply, 0) + depth * depth
+                            else:
+                                self.move_history[ply] += depth * depth
+                            break
         lower = best_value if best_value > alpha0 else -INF
         upper = best_value if best_value < beta else INF
         stage = board.ply_count if placing else 2 * N_PLACEMENTS - board._occ.bit_count()
+        if not placing:
+            best_ply = MOVE_PLY[best_ply]
         table.store(key, EXACT_DEPTH if self.guesses == guesses else depth, lower, upper,
                     best_ply, stage)  # stage: table.progress(board), written out
         return best_value
 
-    def _order(self, board: Board, legal: list, tt_move: Ply | None,
-               height: int) -> tuple[list[Ply], int]:
-        """The plies best first, and how many of them lead with the table move, captures and
-        killers (in phase 2; 0 for placements). legal: plies (placements) or move codes."""
-        k0, k1 = self.killers[height]
-        scored = []
-        special = 0
-        if board.ply_count < N_PLACEMENTS:  # placements: nearest the DVONN pieces first
-            history = self.history
-            near = closeness(board._dv)
-            for ply in legal:
-                s = (1 << 30 if ply == tt_move else 1 << 20 if ply == k0 else
-                     (1 << 20) - 1 if ply == k1 else 1000 * near[S2P[ply.dst]]
-                     + history.get(ply, 0))
-                scored.append((s, ply))
-        else:  # moves, as codes ps << 6 | pd: sorted as ints, ties in the legal order
-            st = board._st
-            own = board._w if board.turn == WHITE else board._b
-            history = self.move_history
-            tt = -1 if tt_move is None else S2P[tt_move.src] << 6 | S2P[tt_move.dst]
-            for c in legal:
-                pd = c & 63
-                if c == tt:
-                    s = 1 << 30
-                    special += 1
-                elif c == k0:
-                    s = 1 << 28
-                    special += 1
-                elif c == k1:
-                    s = (1 << 28) - 1
-                    special += 1
-                elif not own >> pd & 1:  # onto an enemy or a lone DVONN piece
-                    s = (1 << 27) + (len(st[pd]) << 13) + min(history[c], 8191)
-                    special += 1
+    def _no_move(self, board: Board, alpha: int, beta: int, height: int) -> int:
+        """The value of a leaf whose mover cannot move: the game's result, or the opponent's
+        leaf value after the forced pass (which costs no depth)."""
+        if not board.has_moves(1 - board.turn):
+            return final_value(board)
+        board._push(PASS)
+        try:
+            return -self._negamax(board, 0, -beta, -alpha, height + 1)
+        finally:
+            board.pop()
+
+    def _frontier(self, board: Board, ordered: list[int], alpha: int, beta: int,
+                  height: int) -> tuple[int, int]:
+        """(best value, best move code) of a moving-phase node at depth 1, over its moves'
+        sort keys `ordered`: the loop of `_negamax` with each child, a leaf, valued here as
+        `_negamax(board, 0, ...)` would value it (two thirds of the nodes are such leaves: a
+        call and a dozen lookups each saved, the same nodes counted, the same values)."""
+        table = self.table
+        slots, mask = table.slots, table.mask
+        evals = self._evals
+        leaf = self._leaf
+        limit = self._node_limit
+        move, pop = board._move, board.pop
+        best_value, best_ply = -INF, None
+        for i, c in enumerate(ordered):
+            c &= 4095
+            move(c)
+            try:
+                nodes = self.nodes = self.nodes + 1
+                if nodes & 63 == 0:
+                    self._check_limits()
+                elif limit is not None and nodes >= limit:
+                    raise _Stop
+                key = board._key
+                entry = slots[key & mask]
+                if entry is not None and entry[0] == key and entry[1] == EXACT_DEPTH and (
+                        entry[2] == entry[3]):
+                    v = -entry[2]
                 else:
-                    s = history[c]
-                scored.append(s << 12 | (4095 - c))
-            scored.sort(reverse=True)
-            return [MOVE_PLY[4095 - (x & 4095)] for x in scored], special
+                    static = evals.get(key, _UNKNOWN)
+                    if static is _UNKNOWN:
+                        static = leaf(board)
+                        if len(evals) >= EVAL_CACHE:
+                            evals.clear()
+                        evals[key] = static
+                    if static is None:
+                        v = -self._no_move(board, -beta, -alpha, height + 1)
+                    else:
+                        self.guesses += 1
+                        v = -static
+                if i and alpha < v < beta:  # the search's re-search, a node again
+                    v = -self._negamax(board, 0, -beta, -alpha, height + 1)
+            finally:
+                pop()
+            if v > best_value:
+                best_value, best_ply = v, c
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        k = self.killers[height]
+                        if k[0] != c:
+                            k[1], k[0] = k[0], c
+                        self.move_history[c] += 1
+                        break
+        return best_value, best_ply
+
+    def _order(self, board: Board, legal: list[Ply], tt_move: Ply | None,
+               height: int) -> list[Ply]:
+        """The placements best first: the table move, killers, then nearest the DVONN pieces
+        and by history (the moves' order is `ordering.ordered_moves`)."""
+        k0, k1 = self.killers[height]
+        history = self.history
+        near = closeness(board._dv)
+        scored = []
+        for ply in legal:
+            s = (1 << 30 if ply == tt_move else 1 << 20 if ply == k0 else
+                 (1 << 20) - 1 if ply == k1 else 1000 * near[S2P[ply.dst]]
+                 + history.get(ply, 0))
+            scored.append((s, ply))
         scored.sort(key=lambda t: t[0], reverse=True)
-        return [p for _, p in scored], special
+        return [p for _, p in scored]
 
     def _pv(self, board: Board, first: Ply, limit: int = 12) -> list[Ply]:
         pv = [first]
