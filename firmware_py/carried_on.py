@@ -1,4 +1,4 @@
-"""Where a move went when a quiet board cannot tell its landings apart.
+"""Where a move went when the board cannot tell its landings apart.
 
 A landing read while its stack may still be in the hand is recorded provisionally
 (`recorder`), and the snapshot it was read on, the stack perhaps still in the air, becomes the
@@ -18,11 +18,21 @@ source emptied and its landing grown. So, on such readings (quiet rough 10-bit b
   not answered (`Recorder.asked_about`), is taken with it only when, against the board before
   the move, the move as recorded fits better than the move set down anywhere else by the
   margin; else both are asked about (`asked_on_top`, for `Decisions.went_on`; seeds 278, 307).
+
+Where noise dithers the readings a landing may still read faintly: on a rough board a landing
+pushes the stack below aside, and a piece set on one piece can read a tenth of its model. So a
+still board unsure only whether the move as recorded landed or its stack is still in the hand
+(`in_hand_only`), where another landing of its stack fits within the margin, asks when that
+landing fits better at all against the board before the move, and plausibly (within
+`fit_limit`: with a stack set back off its place since, nothing may explain that board)
+(`landed_elsewhere`; rough 10-bit, mistakes 1.0, seed 33: j5 slid low over k5 to j4, j5k5 59,
+j5j4 64, j5 in the hand 68; before the move j5j4 20, j5k5 38).
 """
 
 from __future__ import annotations
 
 from .candidates import AMEND_NONE, Decision
+from .landing_wait import HELD_KINDS
 
 
 def asked_on_top(again, recorder, reference, board, pending, snap) -> bool:
@@ -47,11 +57,15 @@ def asked_on_top(again, recorder, reference, board, pending, snap) -> bool:
 def landed_elsewhere(d, recorder, reference, board, pending, snap):
     """`d`, a still board read as the open move as recorded (a 'match', alone or with rivals),
     when read against the board before the move another landing of its stack fits better by
-    the margin: then with that landing as a rival ('ambiguous': asked, the move as recorded
-    among the answers, rather than standing after a still while). Else `d` itself."""
+    the margin (where noise does not dither its landing), or at all (and within `fit_limit`)
+    while `d` is unsure only whether the move's stack is still in the hand and that landing
+    fits within the margin of it (`in_hand_only`): then with that landing as a rival
+    ('ambiguous': asked, the move as recorded among the answers, rather than standing after a
+    still while). Else `d` itself."""
     best, inference = d.best, reference.inference
+    quiet = undithered(inference, board)
     if (not recorder.provisional or best is None or best.kind != "match" or best.amends
-            or not undithered(inference, board)
+            or not (quiet or in_hand_only(d))
             or d.kind not in ("match", "ambiguous")):
         return d
     fits = _read_before(inference, reference, board, pending, snap)
@@ -59,13 +73,24 @@ def landed_elsewhere(d, recorder, reference, board, pending, snap):
     kept = fits.get(last) if fits else None
     if kept is None:
         return d
-    better = {p for p, chi2 in fits.items() if chi2 <= kept - inference.margin}
+    if quiet:  # (a landing on a tall stack adds less than a code: clearly better)
+        better = {p for p, chi2 in fits.items() if chi2 <= kept - inference.margin}
+    else:  # (better at all, where the board before the move is explained at all)
+        better = {p for p, chi2 in fits.items() if chi2 < min(kept, inference.fit_limit)}
     keys = {c.key for c in d.rivals}
     extra = [c for c in d.candidates if c.kind == "commit" and c.amends
-             and c.plies[:1] and c.plies[0] in better and c.key not in keys]
+             and c.plies[:1] and c.plies[0] in better and c.key not in keys
+             and (quiet or c.chi2 - best.chi2 < inference.margin)]
     if not extra:
         return d
     return Decision("ambiguous", best, list(d.rivals) + extra[:1], d.candidates)
+
+
+def in_hand_only(d) -> bool:
+    """Whether `d` is unsure only whether the open move as recorded (its best) landed or its
+    stack is still in the hand (`LandingWait.stands`: a still while decides that)."""
+    return d.kind == "ambiguous" and all(c.kind in HELD_KINDS and c.amends
+                                         for c in d.rivals[1:])
 
 
 def undithered(inference, board) -> bool:

@@ -82,6 +82,7 @@ from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES
 from .startup import start
 from .state import BoardState
+from .unanswered import still_asked
 
 SETTLED_MODES = ("idle", "removing", "over")
 
@@ -367,6 +368,7 @@ class Controller:
         d = decisions.went_on(st, d, snap, was)
         d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
+        d = still_asked(d, self.recorder, self.inference.margin)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

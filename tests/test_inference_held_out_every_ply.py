@@ -183,3 +183,16 @@ def test_an_asked_stack_cleared_with_what_every_answer_cuts_off_is_asked_back():
     r = play_game(seed=11, preset="rough", adc_bits=10, mistakes=1.0, max_plies=77)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_landing_elsewhere_that_fits_better_before_the_move_keeps_the_open_move_asked():
+    # Rough 10-bit: j5 slid low over k5 (j5k5 taken open, k5 up 5 mT) and was set down on j4,
+    # faintly (0.4 mT where the model says 5.5), k5 back where it read before the move. On the
+    # still board after, j5k5 (chi2 59), j5i4 (62), j5j4 (64) and j5 in the hand (68) fitted
+    # alike, and j5k5 stood after a still while as when its stack may only still be in the
+    # hand; read against the board before the move, j5j4 fitted best (20 against 38). Now
+    # "k5, i4 or j4?"; the question, dropped for an error (f3 lifted by mistake), comes back
+    # when i4k4 is read on top of j5k5: answered j4.
+    r = play_game(seed=33, preset="rough", adc_bits=10, mistakes=1.0, max_plies=58)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
