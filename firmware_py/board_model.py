@@ -225,7 +225,7 @@ class BoardModel(Ranges):
                 if self.open_positions and keep and len(new) > keep:
                     # A landing may push the stack below sideways: its pieces read more or
                     # less, by up to the field's steepest slope times the push.
-                    push = self.nudge_span(t, keep)
+                    push = self.nudge_span(t, old[:keep])
                     v += push * push / 3.0
             if keep and len(new) > keep:
                 # A landing nudges the stack below and sits off it: how far this board's

@@ -55,7 +55,7 @@ class LandingFit:
 
 class Ranges:
     """The ranges' half of `board_model.BoardModel` (a mixin: it needs the model's `geo`,
-    `tol`, `cal`, `piece_own` and `nominal_axial`)."""
+    `tol`, `cal`, `piece_own`, `axial` and `nominal_axial`)."""
 
     def _position_spread(self, tol: Tolerances) -> None:
         """From the magnet geometry, how much not knowing where pieces sit can change a
@@ -79,14 +79,20 @@ class Ranges:
         self._low_magnet = (disc_bz(m, reach, g.sensor_gap_mm, n_phi=48, n_z=4)
                              / disc_bz(m, 0.0, g.sensor_gap_mm))
         # The steepest change of a piece's field per mm it is pushed sideways (relative to a
-        # centred bottom piece), anywhere it may sit: what a nudge can do to a stack below.
+        # centred bottom piece), anywhere its magnet may sit (the piece set off its space, the
+        # magnet off the piece's centre): what a nudge can do to a stack below. The field falls
+        # steepest under the magnet's rim (3 mm off a 6 mm disc 5 mm below), not at the
+        # farthest (rough 12-bit seed 34: a DVONN piece's magnet 2.5 mm off, pushed 0.8 mm,
+        # read 6.9 mT less).
         self._slope = []
         for level in range(LEVELS):
             h = g.sensor_gap_mm + g.piece_pitch_mm * level
-            reach = min(tol.placement_mm + tol.misalign_mm * level, m.diameter_mm)
-            a = disc_bz(m, max(reach - 0.5, 0.0), h, n_phi=48, n_z=4)
-            b = disc_bz(m, reach + 0.5, h, n_phi=48, n_z=4)
-            self._slope.append(abs(a - b) / ref)
+            reach = min(tol.placement_mm + tol.misalign_mm * level + tol.magnet_offset_mm,
+                        m.diameter_mm)
+            field = [disc_bz(m, 0.25 * k, h, n_phi=48, n_z=4)
+                     for k in range(int(reach / 0.25) + 3)]
+            self._slope.append(max(abs(field[k] - field[k + 4]) / ref
+                                   for k in range(len(field) - 4)))
         # A factor anywhere in [low, 1], against a prediction of 1: its RMS error.
         spread = [(1 - low(level)) * (1 / 4 + 1 / 12) ** 0.5 for level in range(LEVELS)]
         strengths = tol.strength * (2 / 3) ** 0.5  # two pieces' strengths, each +- strength
@@ -157,11 +163,13 @@ class Ranges:
             lo, hi = lo + min(a, b), hi + max(a, b)
         return lo, hi
 
-    def nudge_span(self, space: int, height: int) -> float:
-        """The most (codes) a stack of `height` on `space` can read differently after a
-        landing pushed it sideways by up to `Tolerances.nudge_mm`."""
+    def nudge_span(self, space: int, stack) -> float:
+        """The most (codes) `stack` (its pieces, bottom first) on `space` can read differently
+        after a landing pushed it sideways by up to `Tolerances.nudge_mm`: each piece by its
+        own strength (a DVONN piece reads stronger than the White or Black unit)."""
         return self.cal.unit(space) * self.tol.nudge_mm * sum(
-            self._slope[min(lv, LEVELS - 1)] for lv in range(height))
+            self._slope[min(lv, LEVELS - 1)] * self.axial(kind, 0)
+            for lv, kind in enumerate(stack))
 
     def own_spread(self, level: int) -> float:
         """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""

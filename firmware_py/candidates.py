@@ -233,11 +233,14 @@ class Reachable:
                         c.amends = True
             if then_next:
                 # ... or set back on its source (a move taken while its stack may still have
-                # been in the hand), the same player's next stack lifted or moved at once.
+                # been in the hand), the same player's next stack lifted or moved at once. The
+                # stack set back stands there: a source read empty was never seen set back
+                # (not cleared unseen as cut off by that next move).
                 start = len(out)
                 visit(prev, (), ppend)
                 out[start:] = [c for c in out[start:] if c.kind in ("commit", "lifted")
-                               and (c.plies[0].src if c.plies else c.src) != last.src]
+                               and (c.plies[0].src if c.plies else c.src) != last.src
+                               and c.stacks[last.src]]
                 for c in out[start:]:
                     c.amends = True
             for kind, bd, plies, pend in options:

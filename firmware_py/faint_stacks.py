@@ -31,5 +31,5 @@ def standing_limits(model, values, stacks) -> dict[int, float]:
     for s in range(N_SPACES):
         if stacks[s]:
             own = abs(values[s] - cal.baseline[s])
-            limits[s] = max(least, min(usual, own - model.nudge_span(s, len(stacks[s]))))
+            limits[s] = max(least, min(usual, own - model.nudge_span(s, stacks[s])))
     return limits

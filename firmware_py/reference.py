@@ -50,8 +50,8 @@ class Reference:
         # Landings on stacks, to learn how well they fit once the board has been still for
         # `hold_s` (space -> (readings before, stacks before, its stack after)).
         self._landings: dict[int, tuple] = {}
-        # Landings read on a board already still for `hold_s`: (when, {space: height below})
-        # (`_contact_to_come`).
+        # Landings read on a board already still for `hold_s`: (when, {space: the stack
+        # below}) (`_contact_to_come`).
         self._late: tuple | None = None
         self.values: tuple | None = None
         self.frames = 1
@@ -81,7 +81,7 @@ class Reference:
                 old, new = self.stacks[t], stacks[t]
                 if old and len(new) > len(old) and tuple(new[:len(old)]) == tuple(old):
                     self._landings[t] = (self.values, self.stacks, tuple(new))
-                    landed[t] = len(old)
+                    landed[t] = old
             if landed and snap.time - snap.stable_since >= self.inference.hold_s:
                 self._late = (snap.time, landed)
         self._contact_to_come(snap)
@@ -143,14 +143,14 @@ class Reference:
         on the next one until it has been still that long (`_landed`)."""
         if self._late is None:
             return
-        read, heights = self._late
+        read, below = self._late
         if snap.time > read and (snap.stable_since > read
                                  or snap.time - read >= self.inference.hold_s):
             self._late = None
             return
         loose = dict(self.inference.loose)
-        for t, height in heights.items():
-            loose[t] = _with_nudge(loose, t, self.model.nudge_span(t, height))
+        for t, stack in below.items():
+            loose[t] = _with_nudge(loose, t, self.model.nudge_span(t, stack))
         self.inference.loose = loose
 
     def reseat(self, space: int) -> None:
@@ -180,7 +180,7 @@ class Reference:
         if self.values is None or not self.stacks[space]:
             return
         loose = self.inference.loose
-        span = self.model.nudge_span(space, len(self.stacks[space]))
+        span = self.model.nudge_span(space, self.stacks[space])
         self.inference.loose = {**loose, space: _with_nudge(loose, space, span)}
 
     def _landed(self, snap, stacks) -> None:

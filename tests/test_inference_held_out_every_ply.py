@@ -174,6 +174,18 @@ def test_a_stack_the_move_in_doubt_cuts_off_read_cleared_may_be_in_the_hand():
     assert r.record == r.truth
 
 
+def test_a_dvonn_piece_pushed_aside_by_a_stack_set_down_on_it_by_mistake_still_stands():
+    # Rough 12-bit: h3 (two pieces) set down on k4, a DVONN piece, where it may not go, then
+    # lifted off and played to f3. The landing had pushed k4's piece 0.8 mm further off its
+    # space (its magnet now 3.2 mm off): it read 6.9 mT less, where a nudge was allowed 6.1
+    # (a White piece's strength, the field's slope where the piece may sit but not where its
+    # magnet may). Nothing fitted (chi2 1268), "put back h3" could not be done: stuck. Now a
+    # nudge allows for each piece's own strength and the steepest slope its magnet may meet.
+    r = play_game(seed=34, preset="rough", adc_bits=12, mistakes=1.0, max_plies=57)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
 def test_an_asked_stack_cleared_with_what_every_answer_cuts_off_is_asked_back():
     # Rough 10-bit: g5 slid over f5 (g5f5 taken open, "remove h5") to h5, and "f5 or h5?" was
     # asked just as the player, following that "remove h5", cleared h5, which either move cuts
@@ -194,5 +206,17 @@ def test_a_landing_elsewhere_that_fits_better_before_the_move_keeps_the_open_mov
     # "k5, i4 or j4?"; the question, dropped for an error (f3 lifted by mistake), comes back
     # when i4k4 is read on top of j5k5: answered j4.
     r = play_game(seed=33, preset="rough", adc_bits=10, mistakes=1.0, max_plies=58)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_move_set_back_on_its_source_needs_that_stack_standing_there():
+    # Default 10-bit: h3 slid low over i3 to g3 (h3i3 taken open, "remove g3"), and the player
+    # lifted i3 by mistake. With h3 and i3 empty, the board read h3i3 taken back (h3 set back
+    # on its source), i3 moved to g3 and h3, cut off by that, already cleared (chi2 22: one
+    # piece more on the tall g3 reads alike), and recorded i3g3; i3 set back was then an
+    # error for good (stuck). A stack set back on its source must read there: now i3 is "put
+    # it back", and set back the board reads h3g3.
+    r = play_game(seed=40, preset="default", adc_bits=10, mistakes=1.0, max_plies=78)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
