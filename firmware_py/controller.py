@@ -77,6 +77,7 @@ from .recorder import Recorder
 from .reference import Reference
 from .rules import Board
 from .script import Script
+from .set_back import landed_on_set_back
 from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES
 from .startup import start
@@ -365,6 +366,7 @@ class Controller:
                         amendable=self.recorder.amendable)
         d = decisions.went_on(st, d, snap, was)
         d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
+        d = landed_on_set_back(d, ref.set_back)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

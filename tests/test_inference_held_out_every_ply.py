@@ -161,3 +161,27 @@ def test_a_stack_that_may_not_move_lifted_on_another_landing_of_the_open_move_ke
     r = play_game(seed=40, preset="rough", adc_bits=12, mistakes=1.0, max_plies=75)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_stack_set_down_where_only_a_changed_open_move_lets_it_go_leaves_it_no_evidence():
+    # h1g1 taken open (g1 now 2 high), the other player passed; g1 was set down on g2 (a stack
+    # of 5, 1 space away) by mistake, which fitted best (undecided) as h1i1 with g1g2; left
+    # there 4 s and moved on to i1. Its landing had pushed g2's stack aside
+    # (1.6 mT), which only that meaning's landing on g2 explained (chi2 60 against 138 for
+    # g1i1 on top of h1g1): h1i1 and g1g2 were recorded, both wrong, then stuck. Now g2 is
+    # read as a stack set down where it may not go: its reading no evidence, h1g1 and g1i1.
+    r = play_game(seed=22, preset="rough", adc_bits=12, mistakes=1.0, max_plies=83)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_landing_on_a_stack_set_back_is_asked_about():
+    # 48 pieces placed; c4 was knocked aside as the last piece was about to be placed, and
+    # set back off its place: its own reading may then be anything, and its neighbours b3, d5
+    # read 0.15 mT off, which "c5 placed and moved onto c4 at once" fitted best (chi2 89
+    # against 131 for the board as it stood): c5 and c5c4 were recorded, never made; c5, then
+    # placed, was an error, and the game stuck. Now "did you land on c4?", answered by the
+    # placement on c5.
+    r = play_game(seed=31, preset="rough", adc_bits=12, mistakes=1.0, max_plies=52)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
