@@ -78,6 +78,7 @@ from .recorder import Recorder
 from .reference import Reference
 from .rules import Board
 from .script import Script
+from .set_back import landed_on_set_back
 from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES
 from .startup import start
@@ -369,6 +370,7 @@ class Controller:
         d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
+        d = landed_on_set_back(d, ref.set_back)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

@@ -60,11 +60,15 @@ class Reference:
         # The reference before the stacks last changed (values, frames, stacks, time): the
         # board at rest before a move read while its stack may still have been in the air.
         self.before: tuple | None = None
+        # The stacks seen gone from their spaces (`reseat`) while their readings are loose:
+        # one set back reads as anything (`set_back.landed_on_set_back`).
+        self.set_back: set[int] = set()
 
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
         self.values = self.stacks = self.before = None
         self.inference.loose, self._relearn, self._landings = {}, {}, {}
+        self.set_back = set()
         self._late = None
         self.inference.standing = {}
 
@@ -132,7 +136,7 @@ class Reference:
                     nudge = (model.landings.rel() * self.cal.unit(s)) ** 2
                     narrow, w = max(narrow, nudge), max(w, nudge)
                 loose[s] = (min(0.0, rest), max(0.0, rest), narrow, w)
-        self.inference.loose = loose
+        self.inference.loose, self.set_back = loose, set()
 
     def _contact_to_come(self, snap) -> None:
         """A stack carried high over a tall stack moves no reading enough to stir the board, so
@@ -171,6 +175,7 @@ class Reference:
         if lo or hi:
             span += [lo - (own - xt), hi - (own - xt)]
         self.inference.loose = {**self.inference.loose, space: (min(span), max(span), 0.0, 0.0)}
+        self.set_back = self.set_back | {space}
 
     def nudged(self, space: int) -> None:
         """Something was set down on the stack on `space` and taken off again (an illegal
@@ -186,7 +191,7 @@ class Reference:
     def _landed(self, snap, stacks) -> None:
         """The board has been still for `hold_s`: nothing hovers, the readings are at contact.
         Placements read earlier are learned again from this snapshot."""
-        self.inference.loose = {}
+        self.inference.loose, self.set_back = {}, set()
         for t, (before, before_stacks, new) in list(self._landings.items()):
             del self._landings[t]
             if tuple(stacks[t]) != new or t in self.faulty:

@@ -9,7 +9,8 @@ stack's lift with the move landed there: that stack's space emptied and the land
 like that stack set down on it, and cannot be told from it until the stack is set down (quiet
 rough 10-bit board, `tests/test_controller_went_on.py`).
 
-A stack set down where it may not go may push the stack below aside (`pushed_aside`).
+A stack set down where it may not go may push the stack below aside (`pushed_aside`), also one
+read as a landing that only a change to the open move allows.
 
 >>> from types import SimpleNamespace as NS
 >>> off = SetDownOff()
@@ -55,12 +56,34 @@ def pushed_aside(d, snap, hold_s: float) -> list[int]:
     That stack may have been pushed aside (`Reference.nudged`): once the one set on it is taken
     off again, its reading is no evidence that a move landed there (rough 10-bit, mistakes 1.0,
     seed 86: j4 set on b2 for 4 s left b2's stack reading 1.1 mT off, which only a1b2 explained;
-    asked "b2 or b1?", the answer b1 was refused for it)."""
+    asked "b2 or b1?", the answer b1 was refused for it). So too a set-down read best, undecided,
+    as a landing that only a change to the open move allows (`_off_unless_changed`)."""
     best = d.best
     still = d.kind == "ambiguous" and snap.time - snap.stable_since >= hold_s
     if best is not None and best.kind == "illegal" and (d.kind == "illegal" or still):
         return [best.dst]
-    return []
+    off = _off_unless_changed(d)
+    return [off] if off is not None else []
+
+
+def _off_unless_changed(d):
+    """The space where `d`, undecided, reads best a stack set down that may go there only if
+    the open move is changed: a set-down where it may not go as the game stands, read as a
+    landing because changing that move would allow it; None otherwise. Read so even on a
+    board only just still: such a set-down on a tall stack soon reads as the stack still in
+    the hand, its field too faint there, the push it gave left unexplained. (Rough 12-bit,
+    mistakes 1.0, seed 22: after h1g1, g1's stack of 2, set on g2 by mistake, fitted best as
+    h1i1 with g1g2; lifted off and set on i1, g2's stack read 1.6 mT off, which only that
+    meaning's landing on g2 explained: h1i1 and g1g2 were recorded.)"""
+    best = d.best
+    if (d.kind != "ambiguous" or best is None or best.kind != "commit" or not best.amends
+            or len(best.plies) < 2):
+        return None  # (the open move changed alone is no set-down: a ply on top of it is)
+    last = best.plies[-1]
+    if not last.is_move or any(c.kind == "commit" and not c.amends and c.plies[-1:] == (last,)
+                               for c in d.candidates):
+        return None
+    return last.dst
 
 
 class SetDownOff:

@@ -174,6 +174,18 @@ def test_a_stack_the_move_in_doubt_cuts_off_read_cleared_may_be_in_the_hand():
     assert r.record == r.truth
 
 
+def test_a_stack_set_down_where_only_a_changed_open_move_lets_it_go_leaves_it_no_evidence():
+    # h1g1 taken open (g1 now 2 high), the other player passed; g1 was set down on g2 (a stack
+    # of 5, 1 space away) by mistake, which fitted best (undecided) as h1i1 with g1g2; left
+    # there 4 s and moved on to i1. Its landing had pushed g2's stack aside
+    # (1.6 mT), which only that meaning's landing on g2 explained (chi2 60 against 138 for
+    # g1i1 on top of h1g1): h1i1 and g1g2 were recorded, both wrong, then stuck. Now g2 is
+    # read as a stack set down where it may not go: its reading no evidence, h1g1 and g1i1.
+    r = play_game(seed=22, preset="rough", adc_bits=12, mistakes=1.0, max_plies=83)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
 def test_a_dvonn_piece_pushed_aside_by_a_stack_set_down_on_it_by_mistake_still_stands():
     # Rough 12-bit: h3 (two pieces) set down on k4, a DVONN piece, where it may not go, then
     # lifted off and played to f3. The landing had pushed k4's piece 0.8 mm further off its
@@ -218,5 +230,17 @@ def test_a_move_set_back_on_its_source_needs_that_stack_standing_there():
     # error for good (stuck). A stack set back on its source must read there: now i3 is "put
     # it back", and set back the board reads h3g3.
     r = play_game(seed=40, preset="default", adc_bits=10, mistakes=1.0, max_plies=78)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_landing_on_a_stack_set_back_is_asked_about():
+    # 48 pieces placed; c4 was knocked aside as the last piece was about to be placed, and
+    # set back off its place: its own reading may then be anything, and its neighbours b3, d5
+    # read 0.15 mT off, which "c5 placed and moved onto c4 at once" fitted best (chi2 89
+    # against 131 for the board as it stood): c5 and c5c4 were recorded, never made; c5, then
+    # placed, was an error, and the game stuck. Now "did you land on c4?", answered by the
+    # placement on c5.
+    r = play_game(seed=31, preset="rough", adc_bits=12, mistakes=1.0, max_plies=52)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
