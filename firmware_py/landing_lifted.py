@@ -13,7 +13,7 @@ after such an error: in a game without one no question is added.
 
 from __future__ import annotations
 
-from .mismatch import elsewhere
+from .last_move import elsewhere
 from .spaces import NEIGHBOURS
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from .faults import names
 from .i18n import _
 from .candidates import Candidate, Decision
+from .last_move import elsewhere, last_move_spaces
 from .rules import BLACK, WHITE, Board
 from .spaces import N_SPACES, NEIGHBOURS, SPACES
 
@@ -234,23 +235,6 @@ class Mismatch:
         st.missing, st.extra = self.difference(st.board, snap, pending)
         if not st.missing and not st.extra and d.best is not None:
             st.error = self.reference.misfits(self.inference, d.best, snap)[:3]
-
-
-def last_move_spaces(board: Board) -> set:
-    """The last recorded move's source, destination and every other space its stack could
-    have landed on (empty when the last ply was not a move)."""
-    if not board.move_stack or not board.move_stack[-1].is_move:
-        return set()
-    before = board.copy()
-    ply = before.pop()
-    return {ply.src, ply.dst} | set(before.destinations(ply.src))
-
-
-def elsewhere(board: Board) -> set:
-    """The other spaces the last recorded move's stack could have landed on (empty when the
-    last ply was not a move)."""
-    last = board.move_stack[-1] if board.move_stack else None
-    return last_move_spaces(board) - ({last.src, last.dst} if last else set())
 
 
 def why_not_movable(board: Board, s: int) -> str:

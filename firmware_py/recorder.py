@@ -27,6 +27,7 @@ from .calibration import NEAR
 from .candidates import (AMEND_CLEARED, AMEND_CLEARED_THEN_NEXT, AMEND_LAST, AMEND_NONE,
                          AMEND_THEN_NEXT)
 from .i18n import _
+from .last_move import elsewhere
 from .rules import Board, Ply
 from .spaces import SPACES
 
@@ -168,16 +169,14 @@ class Recorder:
             # done instead to be read (`Decisions.went_on`: set back, the next stack lifted).
             pass
         elif space != last.dst and not self.carried:
-            before = board.copy()
-            before.pop()
-            landings = before.destinations(last.src)
-            if space in landings and space not in board.mobile_stacks():
+            others = elsewhere(board)
+            if space in others and space not in board.mobile_stacks():
                 # A stack that may not move now, on another of the move's landings: no next
                 # ply (it is put back), and it may carry the move's own stack, set down there
                 # (rough 12-bit, mistakes 1.0, seed 40: d2 slid over c2 to e3, d2c2 read, e3
                 # lifted to be cleared): the board it is set back on decides.
                 return
-            if any(space == d or space in NEAR[d] for d in landings):
+            if any(space == d or space in NEAR[d] for d in others | {last.dst}):
                 self.provisional = False
 
     def commit(self, board: Board, plies, asked: bool) -> None:

@@ -21,6 +21,7 @@ read as a landing that only a change to the open move allows.
 
 from __future__ import annotations
 
+from .last_move import elsewhere
 from .rules import Ply
 
 
@@ -37,9 +38,7 @@ def landed_there(board, d, again, reference, inference, snap):
     if (d.kind not in ("illegal", "ambiguous") or d.best is None or d.best.kind != "illegal"
             or last is None or not last.is_move):
         return None
-    before = board.copy()
-    before.pop()
-    if d.best.dst == last.dst or d.best.dst not in before.destinations(last.src):
+    if d.best.dst not in elsewhere(board):
         return None
     there = (Ply(last.src, d.best.dst),)
     alt = next((c for c in again.candidates if c.kind == "lifted" and c.amends

@@ -380,7 +380,7 @@ def test_fractional_10_bit_readings_allow_for_the_adcs_own_error():
 
 
 def test_the_last_moves_spaces_are_where_it_went_and_could_have_gone():
-    from firmware_py.mismatch import last_move_spaces
+    from firmware_py.last_move import last_move_spaces
     board = Board()
     while board.phase == 1:
         board.push(board.legal_plies()[0])

@@ -1,12 +1,15 @@
 """`dvonn-board sim` through its page in a real headless Chromium: the whole pipeline (simulated
 physics -> sensor frames -> controller -> store -> LEDs -> page), acted on only by clicking and
 dragging as a person would. The simulated clock runs faster than real time (`speed`) so a whole
-game takes seconds; every wait is on what the page shows, never a fixed sleep.
+game takes seconds, and stands still while the page's hand makes a gesture (`GestureClock`);
+every wait is on what the page shows, never a fixed sleep.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -15,6 +18,7 @@ from firmware_py.rules import Board, Ply
 from firmware_py.spaces import SPACES
 from firmware_py.store import Store
 from firmware_py.web.simulator import SimulatorRun
+from dvonn_sim.clock import RealTimeClock
 from dvonn_sim.compose import simulated_board
 
 from .test_web_browser import browser, expect, needs_chromium, new_page, sync_api  # noqa: F401
@@ -26,6 +30,43 @@ WAIT = 15_000  # ms: generous for a loaded 2-core machine; passing runs take a f
 
 def make_controller(board):
     return Controller(board=board)
+
+
+class GestureClock(RealTimeClock):
+    """Real time at `speed`, stopped while the page's hand makes a gesture (`stopped`).
+
+    A gesture is clicks in a row (Lift, then where to set the stack down), which a loaded
+    machine spreads out in wall time: at speed 20, a fifth of a second between them is a hand
+    holding the stack in the air for 4 s, which the board rightly asks about ("did you land
+    on it?"), and an answer's stack held off its space that long is carried, not shown.
+    Stopped, the board's loop still takes the page's requests (no frame comes, not even one
+    it is behind on); once time runs again the hand does them one after another, as a person
+    clicking at once."""
+
+    POLL_S = 0.01  # wall time between the loop's looks at the page's requests while stopped
+
+    def __init__(self, speed: float):
+        super().__init__(speed)
+        self._since = (self._t0, None)  # (wall moment of simulated 0, wall moment stopped)
+
+    def now(self) -> float:
+        t0, stopped = self._since
+        return ((time.monotonic() if stopped is None else stopped) - t0) * self.speed
+
+    def wait_until(self, t: float, timeout: float | None = None) -> bool:
+        if self._since[1] is not None:  # the session's loop takes the requests, reads again
+            time.sleep(self.POLL_S if timeout is None else min(timeout, self.POLL_S))
+            return False
+        return super().wait_until(t, timeout)
+
+    @contextmanager
+    def stopped(self):
+        self._since = (self._since[0], time.monotonic())
+        try:
+            yield
+        finally:
+            t0, stopped = self._since
+            self._since = (t0 + time.monotonic() - stopped, None)  # one assignment: no gap
 
 
 @pytest.fixture()
@@ -40,8 +81,8 @@ def simulator(tmp_path):
                 game = store.new_game({"Event": "test"})
                 for ply in plies:
                     store.add_ply(game, ply)
-        run = SimulatorRun(make_controller, db, simulated_board("default", seed=7, speed=speed),
-                           port=0, computer=computer).start()
+        board = simulated_board("default", seed=7, clock=GestureClock(speed))
+        run = SimulatorRun(make_controller, db, board, port=0, computer=computer).start()
         runs.append(run)
         return run
     yield start
@@ -53,19 +94,33 @@ def hit(page, name: str):
     return page.locator(f'[data-space="{name}"] .hit')
 
 
+CLOCKS: dict = {}  # page -> its simulator's GestureClock (`open_board`)
+
+
 def open_board(new_page, run):  # noqa: F811
     page = new_page(run.web.url, viewport={"width": 1200, "height": 900})
+    CLOCKS[page] = run.board.clock
     expect(page.locator("#kind")).to_have_text("simulator")
     expect(page.locator("#mode")).to_have_text("idle", timeout=WAIT)
     return page
 
 
+@contextmanager
+def gesture(page):
+    """The page's clicks in the block make one gesture of the hand: the simulated world stands
+    still until the board has taken every request they sent (`answered_so_far`)."""
+    with CLOCKS[page].stopped():
+        yield
+        answered_so_far(page)
+
+
 def drag(page, src: str, dst: str) -> None:
     a, b = hit(page, src).bounding_box(), hit(page, dst).bounding_box()
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
-    page.mouse.up()
+    with gesture(page):
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+        page.mouse.up()
 
 
 def lift(page, src: str) -> None:
@@ -75,12 +130,13 @@ def lift(page, src: str) -> None:
 
 
 def carry(page, src: str, dst: str, count: int | None = None) -> None:
-    """Lift (the top `count` pieces of) the stack on src and set it down on dst, clicks in a
-    row: a hand that holds a stack still in the air for long gets asked where it landed."""
+    """Lift (the top `count` pieces of) the stack on src and set it down on dst, one gesture:
+    a hand that holds a stack still in the air for long gets asked where it landed."""
     if count is not None:
         page.locator("#lift-count").select_option(str(count))
-    lift(page, src)
-    hit(page, dst).click()
+    with gesture(page):
+        lift(page, src)
+        hit(page, dst).click()
     if count is not None:
         page.locator("#lift-count").select_option("")
 
