@@ -18,7 +18,7 @@ import random as _random
 import time
 from typing import NamedTuple
 
-from ..bitboards import BOARD, DEST, MAX_MOBILE_HEIGHT, NB_RING, S2P, W
+from ..bitboards import BOARD, DEST, NB_RING, S2P, W
 
 # Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
 # it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
@@ -38,6 +38,23 @@ def _arc_table() -> dict[int, bool]:
 
 SAFE = _arc_table()
 assert all(len(ring) == 6 for p, ring in enumerate(NB_RING) if BOARD >> p & 1)
+
+# The play-out indexes its per-space lists by k = p + 1, a bit's bit_length(), which saves a
+# subtraction at every lookup. BIT[k]: the bit itself. REACH[k][h]: where a stack of h on it
+# lands (DEST, with 0 up to h = 49: such a stack cannot move). AROUND[k]: the space and its
+# neighbours, which gain an empty neighbour when it empties.
+BIT = tuple(1 << k >> 1 for k in range(W * 5 + 1))
+REACH = ((),) + tuple(d + (0,) * (50 - len(d)) for d in DEST)
+
+
+def _around(p: int) -> int:
+    near = 1 << p | 1 << p + 1  # offsets {0, 1} + {0, 12} + {0, -13}, as in the flood fill
+    near |= near << 12
+    return near | near >> 13
+
+
+AROUND = (0,) + tuple(_around(p) for p in range(W * 5))
+_REACH_OF_ONES = [0] + [REACH[k][1] for k in range(1, W * 5 + 1)]
 
 
 class GameResult(NamedTuple):
@@ -69,8 +86,8 @@ def random_game(rnd: _random.Random, trace: list | None = None) -> GameResult:
         trace.extend(("place", p) for p in pick[:3])
         for black, white in zip(pick[3:26], whites):
             trace.extend((("place", black), ("place", white)))
-    hs = [1] * (W * 5)  # heights; stale where a space is empty (never read there)
-    return _play_out(rnd, hs, BOARD, w, b, dv, BOARD, True, 49, False, trace)
+    hs = [1] * (W * 5 + 1)  # heights by k; stale where a space is empty (never read there)
+    return _play_out(rnd, hs, _REACH_OF_ONES[:], BOARD, w, b, dv, BOARD, True, 49, False, trace)
 
 
 def playout(board, rnd: _random.Random, trace: list | None = None) -> GameResult:
@@ -87,7 +104,7 @@ def playout(board, rnd: _random.Random, trace: list | None = None) -> GameResult
     True
     """
     st = board._st
-    hs = [len(s) for s in st]
+    hs = [0] + [len(s) for s in st]
     occ, w, b, dv, one = board._occ, board._w, board._b, board._dv, board._one
     plies = board.ply_count
     if plies < 49:  # finish the placements in random order, the pieces in the rules' order
@@ -97,7 +114,7 @@ def playout(board, rnd: _random.Random, trace: list | None = None) -> GameResult
             bit = 1 << p
             if trace is not None:
                 trace.append(("place", p))
-            hs[p] = 1
+            hs[p + 1] = 1
             occ |= bit
             one |= bit
             if k < 3:
@@ -109,18 +126,21 @@ def playout(board, rnd: _random.Random, trace: list | None = None) -> GameResult
         plies, white = 49, True
     else:
         white = board.turn == 0
-    result = _play_out(rnd, hs, occ, w, b, dv, one, white, plies, board._loose, trace)
+    lands = [0] + [REACH[k][h] for k, h in enumerate(hs[1:], 1)]
+    result = _play_out(rnd, hs, lands, occ, w, b, dv, one, white, plies, board._loose, trace)
     return result
 
 
-def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameResult:
+def _play_out(rnd, hs, lands, occ, w, b, dv, one, white, plies, loose, trace) -> GameResult:
     """The phase-2 loop on bitboards: random legal moves and forced passes until neither can
-    move. hs: heights by padded bit; loose: some stacks may be unlinked (flood after each move)."""
+    move. hs, lands: each space's height and where it can land (REACH at that height), by k
+    (padded bit + 1); loose: some stacks may be unlinked (flood after each move)."""
     rand = rnd.random
-    dest = DEST
+    reach_at = REACH
+    bit = BIT
+    around = AROUND
     safe = SAFE
     relmask = _REL_MASK
-    max_h = MAX_MOBILE_HEIGHT
     stuck = False
     turns = moves_seen = 0
     # Occupied spaces with an empty or off-board neighbour (the others cannot move): kept up
@@ -146,14 +166,11 @@ def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameRe
         else:
             singles = total = 0
         tall = mob & ~one
-        t = tall  # count the tall stacks' moves; the chosen one is found by a second walk
+        t = tall  # count the tall stacks' moves (any order: highest bit first is cheapest)
         while t:
-            low = t & -t
-            t ^= low
-            ps = low.bit_length() - 1
-            h = hs[ps]
-            if h <= max_h:
-                total += (dest[ps][h] & occ).bit_count()
+            k = t.bit_length()
+            t ^= bit[k]
+            total += (lands[k] & occ).bit_count()
         if not total:
             if stuck:
                 break  # neither player can move
@@ -186,34 +203,31 @@ def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameRe
                 m &= m - 1
                 r -= 1
             low = m & -m
-            pd = low.bit_length() - 1
-            ps = pd - d
-        else:
+            kd = low.bit_length()
+            ks = kd - d
+        else:  # a tall stack: the second walk, lowest bit first, the order moves are ranked in
             r -= singles
             t = tall
             while True:
                 low = t & -t
                 t ^= low
-                ps = low.bit_length() - 1
-                h = hs[ps]
-                if h <= max_h:
-                    m = dest[ps][h] & occ
-                    c = m.bit_count()
-                    if r < c:
-                        break
-                    r -= c
+                ks = low.bit_length()
+                m = lands[ks] & occ
+                c = m.bit_count()
+                if r < c:
+                    break
+                r -= c
             while r:
                 m &= m - 1
                 r -= 1
             low = m & -m
-            pd = low.bit_length() - 1
+            kd = low.bit_length()
         # make the move
-        hs[pd] += hs[ps]
-        srcbit = 1 << ps
+        h = hs[kd] = hs[kd] + hs[ks]
+        lands[kd] = reach_at[kd][h]
+        srcbit = bit[ks]
         occ ^= srcbit
-        near = srcbit | (srcbit << 1)  # the source's neighbours now have an empty neighbour
-        near |= near << 12
-        free = (free | near | (near >> 13)) & occ
+        free = (free | around[ks]) & occ  # the source's neighbours now have an empty neighbour
         one &= ~(srcbit | low)
         if white:
             w = (w ^ srcbit) | low
@@ -225,7 +239,7 @@ def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameRe
             dv = (dv ^ srcbit) | low
             check = True
         else:
-            check = loose or not safe[((occ << 13) >> ps) & relmask]
+            check = loose or not safe[((occ << 14) >> ks) & relmask]  # 14 - k = 13 - p
         if check:
             reach = dv
             while True:  # grow by one step: offsets {0, 1} + {0, 12} + {0, -13} = neighbours
@@ -248,17 +262,17 @@ def _play_out(rnd, hs, occ, w, b, dv, one, white, plies, loose, trace) -> GameRe
             loose = False
         plies += 1
         if trace is not None:
-            trace.append((ps, pd, total))
+            trace.append((ks - 1, kd - 1, total))
         white = not white
     ws = bs = 0
     while w:
         low = w & -w
         w ^= low
-        ws += hs[low.bit_length() - 1]
+        ws += hs[low.bit_length()]
     while b:
         low = b & -b
         b ^= low
-        bs += hs[low.bit_length() - 1]
+        bs += hs[low.bit_length()]
     return GameResult((ws, bs), plies, turns, moves_seen)
 
 
