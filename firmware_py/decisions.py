@@ -190,8 +190,7 @@ class Decisions:
             elif verdict == "doubt":
                 self._doubt(st, d, snap)
             elif verdict == "unclear":
-                self.questions.ask_as_it_stands(
-                    st, d.best, self.reference.misfits(self.inference, d.best, snap)[:3])
+                self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(d, snap))
 
     def _doubt(self, st, d: Decision, snap) -> None:
         """The board reads differently where the last move went or could have gone: before

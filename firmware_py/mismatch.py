@@ -125,7 +125,7 @@ class Mismatch:
                 self.accept = d.best
                 st.message = accept_text(st.error)
             return None
-        if (waited >= self.unexplained_s or st.mode == "asking") and self.unclear(d):
+        if (waited >= self.unexplained_s or st.mode == "asking") and self.unclear(d) is not None:
             # A question, not a difference to show: kept while the board stands so (the same
             # question is never asked afresh, `Questions.ask_as_it_stands`).
             self.clear()
@@ -134,17 +134,35 @@ class Mismatch:
             self.show(st, snap, pending)
         return None
 
-    @staticmethod
-    def unclear(d: Decision) -> bool:
-        """The board stands exactly as one ply (a placement or a move, with forced passes)
-        would leave it and as nothing else (every candidate within the margin means the same),
-        but it reads too far from the model to be taken without the player's word."""
+    def unclear(self, d: Decision) -> Candidate | None:
+        """The one ply (a placement or a move, with forced passes) the board stands exactly as,
+        and as nothing else (every candidate within the margin means the same), but reading
+        too far from the model to be taken without the player's word: the best candidate.
+        When nothing fits and a set-down where the stack may not go fits least badly, the
+        best legal landing of that stack instead (the same spaces occupied), clear of every
+        other by the margin: the player can say whether they played it, but cannot take off
+        a stack that is not there, and "put back" the source undoes a move that may stand
+        (rough 12-bit m1.0 seed 2: i5 set down on h1 by mistake pushed h1 off its place, then
+        set on h5; i5->h1 fitted least badly, chi2 3900 against 5800, both far off)."""
         best = d.best
-        if best is None or best.kind != "commit" or best.amends:
-            return False
+        if best is not None and best.kind == "illegal":
+            best = next((c for c in d.candidates if c.kind == "commit"
+                         and [p.src for p in c.plies if p.is_move][-1:] == [best.src]), None)
+            if best is None or any(c.key != best.key and c.chi2 - best.chi2 < self.inference.margin
+                                   for c in d.candidates if c.kind == "commit"):
+                return None
+        elif best is None or any(c.key != best.key for c in d.rivals):
+            return None
+        if best.kind != "commit" or best.amends:
+            return None
         if len([p for p in best.plies if not p.is_pass]) != 1:
-            return False
-        return all(c.key == best.key for c in d.rivals)
+            return None
+        return best
+
+    def as_it_stands(self, d: Decision, snap) -> tuple[Candidate, list[int]]:
+        """The ply to ask about (`unclear`), and where the board reads farthest from it."""
+        cand = self.unclear(d)
+        return cand, self.reference.misfits(self.inference, cand, snap)[:3]
 
     def take(self, snap) -> Candidate | None:
         """The player confirmed the board as it stands (`accept`): relearn the spaces that read

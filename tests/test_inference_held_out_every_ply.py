@@ -244,3 +244,13 @@ def test_a_landing_on_a_stack_set_back_is_asked_about():
     r = play_game(seed=31, preset="rough", adc_bits=12, mistakes=1.0, max_plies=52)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_nothing_fitting_with_a_set_down_where_it_may_not_go_least_bad_asks_its_legal_landing():
+    # Rough 12-bit: i5, set down on h1 by mistake, pushed h1 far off its place; lifted off
+    # ("may not go to h1") and set on h5. Nothing fitted: i5->h1 least badly (chi2 3900, the
+    # push read as i5's field), i5h5 5800. The board said "put back i5", which undoes a move
+    # that stands (the players went on: stuck). Now "did you play i5h5?", answered h5.
+    r = play_game(seed=2, preset="rough", adc_bits=12, mistakes=1.0, max_plies=57)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth

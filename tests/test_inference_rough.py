@@ -199,7 +199,6 @@ def test_did_you_play_it_is_asked_once_and_confirm_records_it():
     # The board stands exactly as one placement leaves it, but reads too far off the model
     # (rough seed 3: every sensor drifted while a wrong piece was sorted out).
     from firmware_py.inference import Decision
-    from firmware_py.mismatch import Mismatch
     c = Controller()
     c.state.mode = "idle"
     board = Board()
@@ -207,9 +206,9 @@ def test_did_you_play_it_is_asked_once_and_confirm_records_it():
     after = board.copy()
     after.push(ply)
     cand = Candidate("commit", (ply,), after, after.stacks(), frozenset(), chi2=400.0)
-    assert Mismatch.unclear(Decision("unexplained", cand, [cand]))
+    assert c.mismatch.unclear(Decision("unexplained", cand, [cand])) is cand
     other = Candidate("commit", (Ply.parse("f3"),), after, after.stacks(), frozenset())
-    assert not Mismatch.unclear(Decision("unexplained", cand, [cand, other]))  # two meanings
+    assert c.mismatch.unclear(Decision("unexplained", cand, [cand, other])) is None  # two meanings
     c.questions.ask_as_it_stands(c.state, cand, [INDEX["f3"]])
     st = c.state
     assert st.mode == "asking" and st.ask == [INDEX["e3"]] and st.error == [INDEX["f3"]]
