@@ -109,6 +109,12 @@ class FaultWatch:
         dithering = frozen <= MAX_FROZEN and noise >= DITHER_STEPS * self.reading_step
         if not dithering:
             self._frozen.clear()
+        # A reading frozen on a stack is no evidence either: a tall stack's field beyond the
+        # sensor's range pins its output short of the ADC's rail (rough 10-bit m1.0 seed 68:
+        # h5 under a stack of 4 read 948 of 1023 for seconds, was marked stuck, and every
+        # answer lifted there went unseen). A sensor stuck so reads a stack where the game has
+        # none, or none lifted: the player's word marks it then (`offer`).
+        pinned = self.inference.occupancy(snap.values)
         for s in range(N_SPACES):
             if s in self.faulty:
                 continue
@@ -116,7 +122,7 @@ class FaultWatch:
             if v <= 0.5 or v >= self.adc_max - 0.5:
                 self.mark([s], "reads no output (at the ADC's rail)")
                 found = True
-            elif dithering and snap.spread[s] < 1e-3 and snap.frames >= 10:
+            elif dithering and snap.spread[s] < 1e-3 and snap.frames >= 10 and s not in pinned:
                 value, since = self._frozen.setdefault(s, (v, snap.stable_since))
                 if value != v:
                     self._frozen[s] = (v, snap.stable_since)

@@ -254,3 +254,15 @@ def test_nothing_fitting_with_a_set_down_where_it_may_not_go_least_bad_asks_its_
     r = play_game(seed=2, preset="rough", adc_bits=12, mistakes=1.0, max_plies=57)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_sensor_pinned_by_a_tall_stack_is_not_taken_for_stuck():
+    # (rough 10-bit) j5h5 made a stack of 4 on h5, whose field beyond the sensor's range held
+    # its reading on one code (948 of 1023) for seconds: h5 was marked stuck, its readings
+    # then never evidence. The last move, g4h5 (slid over h4), was asked "did you land on h5
+    # (its sensor is faulty)? press confirm; or lift ... h4, f3": the player, who sees only the
+    # lit spaces, lifted h5 and set it back, unseen there, three times: stuck. A reading frozen
+    # on a stack is no longer taken for a stuck sensor; h5 reads the lift, g4h5 is recorded.
+    r = play_game(seed=68, preset="rough", adc_bits=10, mistakes=1.0)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
