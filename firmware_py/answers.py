@@ -153,12 +153,11 @@ class Answers:
                     and any(not self._differs(st, occ | {a}, r) for r in self.rivals)]
             if len(held) > 1:  # the one no rival cuts off
                 held = [a for a in held if any(
-                    a not in set(r.pending) | self._cut_off(st.board, r) for r in self.rivals)]
+                    a not in self._to_clear(st.board, r) for r in self.rivals)]
             if len(held) == 1:
                 st.message = _("{space}: now set it back").format(space=SPACES[held[0]])
                 if held[0] in self._kept_off(st) and all(
-                        held[0] in set(r.pending) | self._cut_off(st.board, r)
-                        for r in self.rivals):
+                        held[0] in self._to_clear(st.board, r) for r in self.rivals):
                     # Cleared with what every answer cuts off (the player following the
                     # "remove" shown before): no lift can show it now, so it is asked back.
                     st.missing = held[:1]
@@ -210,8 +209,12 @@ class Answers:
         """The spaces where the occupancy `occ` is not as `cand` leaves the board, beyond
         whether the stacks it cuts off (also those cut off before it, still standing) are
         cleared yet."""
-        return ((occ ^ self.faults.seen(cand.stacks)) - self._cut_off(st.board, cand)
-                - set(cand.pending))
+        return (occ ^ self.faults.seen(cand.stacks)) - self._to_clear(st.board, cand)
+
+    def _to_clear(self, board, cand) -> set:
+        """The spaces whose stacks are to be cleared after `cand`: those its plies cut off
+        and those cut off before it, still standing (`pending`)."""
+        return self._cut_off(board, cand) | set(cand.pending)
 
     @staticmethod
     def _cut_off(board, cand) -> set:

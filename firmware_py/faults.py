@@ -114,7 +114,7 @@ class FaultWatch:
         # h5 under a stack of 4 read 948 of 1023 for seconds, was marked stuck, and every
         # answer lifted there went unseen). A sensor stuck so reads a stack where the game has
         # none, or none lifted: the player's word marks it then (`offer`).
-        pinned = self.inference.occupancy(snap.values)
+        pinned = self.inference.occupancy(snap.values) if dithering else frozenset()
         for s in range(N_SPACES):
             if s in self.faulty:
                 continue

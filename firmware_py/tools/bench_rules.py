@@ -18,25 +18,11 @@ import random as _random
 import time
 from typing import NamedTuple
 
-from ..bitboards import BOARD, DEST, NB_RING, S2P, W
+from ..bitboards import ARC_SAFE, BOARD, DEST, NB_RING, RING_MASK, S2P, W
 
 # Emptying a space p cuts nothing off when its occupied neighbours form one unbroken arc (and
-# it held no DVONN piece). The neighbours of p sit at fixed offsets around p, so shifting the
-# occupancy by 13 - p puts them at the same six bits for every p: one 64-entry table serves all.
-_REL = (13 + 1, 13 + 13, 13 + 12, 13 - 1, 13 - 13, 13 - 12)  # DIRECTIONS order, as in rules
-_REL_MASK = sum(1 << r for r in _REL)
-
-
-def _arc_table() -> dict[int, bool]:
-    table = {}
-    for pattern in range(64):
-        flags = [bool(pattern >> i & 1) for i in range(6)]
-        starts = sum(1 for i in range(6) if flags[i] and not flags[i - 1])
-        table[sum(1 << _REL[i] for i in range(6) if flags[i])] = starts <= 1
-    return table
-
-
-SAFE = _arc_table()
+# it held no DVONN piece): the rules' 64-entry table, keyed by the occupancy shifted by 13 - p
+# (`bitboards.ARC_SAFE`, `RING_MASK`).
 assert all(len(ring) == 6 for p, ring in enumerate(NB_RING) if BOARD >> p & 1)
 
 # The play-out indexes its per-space lists by k = p + 1, a bit's bit_length(), which saves a
@@ -139,8 +125,8 @@ def _play_out(rnd, hs, lands, occ, w, b, dv, one, white, plies, loose, trace) ->
     reach_at = REACH
     bit = BIT
     around = AROUND
-    safe = SAFE
-    relmask = _REL_MASK
+    safe = ARC_SAFE
+    relmask = RING_MASK
     stuck = False
     turns = moves_seen = 0
     # Occupied spaces with an empty or off-board neighbour (the others cannot move): kept up
