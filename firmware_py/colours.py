@@ -10,7 +10,8 @@ pattern    what the LED does                            what it says
 steady     on                                           "this one": whose pieces, the source,
                                                         a stack that belongs here, the winner
 wink       on, dark for a moment once a second           "this one", told apart from steady:
-                                                        Black to play (White is steady)
+                                                        Black to play (White is steady), the
+                                                        asked space whose sensor is faulty
 slow       on half a second, off half a second           "you may go here"
 double     two short flashes, then dark                  "take this off"
 flash      one short flash a second                      a question or a suggestion
@@ -92,6 +93,9 @@ SIGNALS = (
     # Questions and mistakes.
     Signal("ask", (0, 255, 255), "flash",
            N_("which of these did you land on? lift that stack and set it back (or press confirm)")),
+    Signal("ask_faulty", (120, 200, 255), "wink",
+           N_("asked about too, but its sensor is faulty and sees no lift: press confirm if you "
+              "played there")),
     Signal("error", (255, 0, 0), "fast",
            N_("illegal here: wrong stack lifted, illegal set-down, or the wrong piece placed")),
     Signal("missing", (255, 90, 0), "steady", N_("a stack belongs here: put it back")),
@@ -125,6 +129,7 @@ SIGNAL_WORDS = {
     "white_to_play": N_("white to play"), "black_to_play": N_("black to play"),
     "dvonn_to_place": N_("dvonn to place"), "source": N_("source"),
     "destination": N_("destination"), "remove": N_("remove"), "ask": N_("ask"),
+    "ask_faulty": N_("ask, faulty sensor"),
     "error": N_("error"), "missing": N_("missing"), "extra": N_("extra"),
     "computer_from": N_("computer from"), "computer_to": N_("computer to"), "pass": N_("pass"),
     "winner": N_("winner"), "draw": N_("draw"), "low_time": N_("low time"),
@@ -142,7 +147,8 @@ MODE_SIGNALS: dict[str, tuple[str, ...]] = {
     "lifted": ("source", "destination", "computer_to", "error", "remove", "low_time"),
     "error": ("error", "source", "destination", "remove", "low_time"),
     "removing": ("remove", "error", "low_time"),
-    "asking": ("ask", "error", "remove", "missing"),  # (an asked stack cleared: put it back)
+    # (missing: an asked stack cleared, put it back)
+    "asking": ("ask", "ask_faulty", "error", "remove", "missing"),
     "unexplained": ("missing", "extra", "error"),
     "calibrating": ("calibrating", "missing", "extra"),
     "paused": ("paused", "missing", "extra"),

@@ -203,7 +203,10 @@ class Controller:
             self._on_snapshot(snap)
         elif (st.mode != "unexplained" and not self.ended
               and self.mismatch.due(frame.time, self.settler.moving)):
-            self.mismatch.show(st, self.settler.snapshot, self.decisions.pending)
+            snap = self.settler.snapshot
+            d = self.mismatch.overdue(st, self.decisions.last, snap, self.decisions.pending)
+            if d is not None:  # the question, not the difference, is the first thing shown
+                self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(d, snap))
 
     def button(self, name: str) -> None:
         """A button press: 'confirm', 'undo' or 'new_game'."""

@@ -56,6 +56,7 @@ def signals(state: BoardState) -> dict[int, str]:
             mark([state.lifted], "source")
     elif mode == "asking":
         mark(state.ask, "ask")
+        mark(state.ask_faulty, "ask_faulty")  # (confirm answers it: a lift is not seen there)
     elif mode == "over":
         flagged = getattr(state.clock, "flagged", None)
         winner = board.winner() if flagged is None else 1 - flagged

@@ -4,7 +4,7 @@ When several candidates explain a settled board about as well (`Decision.rivals`
 asks: the spaces where the rivals' plies land (`state.ask`) flash cyan. The player answers by
 lifting the stack they landed on and setting it back (seen on every frame, however quickly:
 `watch`), or by pressing confirm, which takes the first asked space (the likeliest, or the one
-whose sensor is faulty: a lift cannot be seen there).
+whose sensor is faulty: a lift cannot be seen there, so that space is lit apart, `ask_faulty`).
 
 More kinds of question:
 
@@ -233,6 +233,7 @@ class Questions(LandingWait, Answers):
         st.clear_marks()
         st.mode = "asking"
         st.ask = ask
+        st.ask_faulty = blind[:1]  # what confirm answers, lit apart
         st.message = _("which did you land on: {spaces}? lift it and set it back (or press "
                        "confirm for {space})").format(spaces=names(ask), space=SPACES[ask[0]])
         if len(ask) == 1:
@@ -281,6 +282,7 @@ class Questions(LandingWait, Answers):
         st.clear_marks()
         st.mode = "asking"
         st.ask = list(blind)
+        st.ask_faulty = list(blind)
         plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
         st.message = _("did you play {plies}? the sensor of {spaces} is faulty: press confirm "
                        "if so").format(plies=plies, spaces=names(blind))
@@ -297,6 +299,7 @@ class Questions(LandingWait, Answers):
         st.clear_marks()
         st.mode = "asking"
         st.ask = [cand.last_dst]
+        st.ask_faulty = [s for s in st.ask if s in self.faults]
         st.error = [s for s in misfits if s != cand.last_dst]
         plies = " ".join(str(p) for p in cand.plies if not p.is_pass)
         if st.error:

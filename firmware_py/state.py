@@ -46,6 +46,8 @@ class BoardState:
     destinations legal destinations of the lifted stack
     remove       spaces whose stacks must be taken off (cut off by the last move)
     ask          candidate destinations the player is asked to choose between
+    ask_faulty   the asked space whose sensor is faulty (a lift there is not seen: confirm
+                 answers it), lit apart from the others
     error        spaces flagged as illegal (wrong lift, illegal set-down, wrong piece placed)
     missing      spaces that should hold a stack and read empty
     extra        spaces that should be empty and read occupied
@@ -61,6 +63,7 @@ class BoardState:
     destinations: list[int] = field(default_factory=list)
     remove: list[int] = field(default_factory=list)
     ask: list[int] = field(default_factory=list)
+    ask_faulty: list[int] = field(default_factory=list)
     error: list[int] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
     extra: list[int] = field(default_factory=list)
@@ -70,11 +73,13 @@ class BoardState:
     clock: object | None = None  # a clock.ClockReading, set by the session
 
     def clear_marks(self) -> None:
-        """Forget every per-space mark: lifted, destinations, remove, ask, error, missing, extra."""
+        """Forget every per-space mark: lifted, destinations, remove, ask (and ask_faulty),
+        error, missing, extra."""
         self.lifted = None
         self.destinations = []
         self.remove = []
         self.ask = []
+        self.ask_faulty = []
         self.error = []
         self.missing = []
         self.extra = []

@@ -41,7 +41,7 @@ class SeeingOut:
             if self._acknowledged(view, []):
                 return
             left = [s for s in isolated if self.board.stacks[s]]
-            if view.shows("ask", "remove") or self._misread(view):
+            if view.shows("ask", "ask_faulty", "remove") or self._misread(view):
                 yield from self._after(ply, left)
                 continue
             if tries >= TRIES:

@@ -31,7 +31,7 @@ another legal destination on the way to the real one; fast_answer: play before t
 settled (50-120 ms after the set-down, not waiting for the LEDs); wrong_piece: place a piece of
 the wrong colour, then take it away and place the right one."""
 
-PROBLEMS = ("error", "missing", "extra", "ask", "remove")
+PROBLEMS = ("error", "missing", "extra", "ask", "ask_faulty", "remove")
 TO_PLAY = ("white_to_play", "black_to_play", "dvonn_to_place", "pass")
 OVER = ("winner", "draw")
 
@@ -178,7 +178,7 @@ class PlyMotions:
         """The stacks the board flags as reading differently (red, with nothing to put back,
         take off or answer) which are right as they stand: what a person sees when the
         board disagrees about pieces they know are right. Empty when anything else shows."""
-        if view.shows("missing", "extra", "ask", "remove"):
+        if view.shows("missing", "extra", "ask", "ask_faulty", "remove"):
             return []
         flagged = view.spaces("error")
         b = self.truth

@@ -16,7 +16,8 @@ What the players do, like people who know the rules:
 
 - wait for the board to acknowledge the last ply (the next side's "to play" colour lit, nothing
   flagged) before thinking and playing; without any LED frame at all they just play on;
-- after a move: if the board asks (``ask``), lift the stack actually landed on and set it back;
+- after a move: if the board asks (``ask``), lift the stack actually landed on and set it back
+  (asked about the space they played on lit ``ask_faulty``, whose sensor sees no lift: confirm);
   remove the stacks shown ``remove`` (and, if the board never asks, the ones the rules cut off),
   and take one of them out of the box and put it back when the board shows it ``missing`` (it
   asks about it);
@@ -256,11 +257,12 @@ class Players(PlyMotions, SeeingOut):
         deadline = self.board.now + self.ack_timeout
         while True:
             yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), left)
-                               or self.leds(now).shows("ask", "remove")
+                               or self.leds(now).shows("ask", "ask_faulty", "remove")
                                or bool(set(self.leds(now).spaces("missing")) & boxed)
                                or bool(self._misread(self.leds(now))))
             view = self.leds()
             asked = view.spaces("ask")
+            faulty = view.spaces("ask_faulty")  # asked too, but no lift is seen there
             flagged = view.spaces("remove")
             back = [s for s in view.spaces("missing") if s in boxed]
             if back:
@@ -270,11 +272,11 @@ class Players(PlyMotions, SeeingOut):
                 yield from self._take_back(back[0], boxed, left)
                 deadline = self.board.now + self.ack_timeout
                 continue
-            if ply.is_placement and asked == [ply.dst] and answers < 3:
+            if ply.is_placement and asked + faulty == [ply.dst] and answers < 3:
                 # "Did you place it here?": it is where the player put it, so they say so.
                 yield self._pause(self._draw("react"))
                 self._view = None
-                if self.leds().spaces("ask") != [ply.dst]:
+                if self.leds().spaces("ask", "ask_faulty") != [ply.dst]:
                     continue  # the board made up its mind meanwhile
                 quiet = False
                 answers += 1
@@ -288,6 +290,21 @@ class Players(PlyMotions, SeeingOut):
                 quiet = False
                 confirms += 1
                 yield from self._confirm_if_right()
+                self._look_afresh()
+                deadline = self.board.now + self.ack_timeout
+                continue
+            if ply.is_move and faulty and answers < 3 and {ply.src, ply.dst} & set(faulty):
+                # Asked about the space they played on, whose sensor sees no lift: as the
+                # LEDs say, confirm.
+                yield self._pause(self._draw("react"))
+                self._view = None
+                if not {ply.src, ply.dst} & set(self.leds().spaces("ask_faulty")):
+                    continue  # the board made up its mind meanwhile
+                quiet = False
+                answers += 1
+                self._note(f"confirming {SPACES[faulty[0]]}")
+                self.board.press("confirm")
+                yield self._pause(0.5)
                 self._look_afresh()
                 deadline = self.board.now + self.ack_timeout
                 continue

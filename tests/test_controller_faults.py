@@ -15,8 +15,9 @@ E3 = INDEX["e3"]
 
 
 def play(sim, c, max_s: float = 900.0, during=None):
-    """Whole game with scripted players; a player asked about the faulty space they landed on
-    presses confirm (what the board's message asks them to do). `during(c)`: each frame."""
+    """Whole game with scripted players, who read only the LEDs: asked about the space they
+    played on whose sensor is faulty (lit apart: a lift there is not seen), they press
+    confirm. `during(c)`: each frame."""
     from firmware_py import guidance
     players = Players(sim, None, seed=sim.seed)
     shown = None
@@ -24,23 +25,11 @@ def play(sim, c, max_s: float = 900.0, during=None):
                                    and c.state.board.ply_count >= players.truth.ply_count):
         frame = sim.read_frame()
         c.feed(frame)
+        for name in sim.events():
+            c.button(name)
         if during is not None:
             during(c)
         st = c.state
-        truth = players.truth
-        if st.mode == "asking" and c.faulty.keys() & set(st.ask) and c.questions.rivals:
-            # a person reads the question and knows what they played: "did you play X?"
-            # (confirm if so) or "did you land on e3 (faulty)? ... or lift the one you landed on"
-            done = [p for p in truth.move_stack[st.board.ply_count:] if not p.is_pass]
-            said = [p for p in c.questions.rivals[0].plies if not p.is_pass]
-            if st.message.startswith("did you play"):
-                if done == said:
-                    c.button("confirm")
-            elif done and done[-1].dst == st.ask[0]:
-                c.button("confirm")
-            elif done and done[-1].dst in st.ask and done[-1].is_placement and sim.hand.idle():
-                sim.hand.lift(done[-1].dst)
-                sim.hand.put(done[-1].dst)
         leds = guidance.render(st, frame.time)
         if leds != shown:
             sim.show(leds)
@@ -206,3 +195,36 @@ def test_a_new_game_forgets_the_faulty_sensors_and_their_note():
     c.new_game()
     run(sim, c, 0.5)
     assert c.faulty == {} and c.state.mode == "idle" and "faulty" not in c.state.message
+
+
+def test_a_landing_on_a_faulty_space_is_asked_with_that_space_lit_apart_for_confirm():
+    # a1 moved onto b1, whose sensor is dead: no evidence there, so the landings next to it
+    # fit about as well ("did you land on b1 (its sensor is faulty)? press confirm; or lift the
+    # one you landed on, c1, b2, c2"). b1 flashed like the others, and the player, who sees
+    # only the lit spaces, lifted it and set it back, which no sensor sees: the question stood
+    # (so in rough 10-bit m1.0 seed 68 while a pinned sensor was taken for stuck). Now b1 is
+    # lit apart (ask_faulty: press confirm if you played there); a lift there answers nothing.
+    from firmware_py import guidance
+    from firmware_py.spaces import SPACES
+    board = midgame_board(14)
+    ply = next(p for p in board.legal_plies() if p.is_move and not board.isolated_by(p))
+    sim, c = resume(board, 14)
+    stored = []
+    c.on_commit = stored.append
+    sim.fail(ply.dst, "dead")
+    run(sim, c, 1.0)
+    assert c.faulty.keys() == {ply.dst}
+    sim.hand.lift(ply.src)
+    sim.hand.put(ply.dst)
+    run(sim, c, 3.0)
+    lit = guidance.signals(c.state)
+    assert c.state.mode == "asking" and lit[ply.dst] == "ask_faulty"
+    assert len(lit) > 1 and all(lit[s] == "ask" for s in lit if s != ply.dst)
+    assert f"{SPACES[ply.dst]} (its sensor is faulty)" in c.state.message
+    sim.hand.lift(ply.dst)  # not seen
+    sim.hand.put(ply.dst)
+    run(sim, c, 3.0)
+    assert c.state.mode == "asking" and guidance.signals(c.state)[ply.dst] == "ask_faulty"
+    assert not stored
+    c.button("confirm")
+    assert stored == [ply] and c.state.mode == "idle"

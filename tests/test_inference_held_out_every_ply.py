@@ -266,3 +266,29 @@ def test_a_sensor_pinned_by_a_tall_stack_is_not_taken_for_stuck():
     r = play_game(seed=68, preset="rough", adc_bits=10, mistakes=1.0)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+@pytest.mark.parametrize("seed, plies, question", [
+    (2, 56, "did you play i5h5?"),  # (seed 2 above) i5 lifted off h1 ("may not go to h1: take
+        # it off again") and set on h5: nothing fitted, and after 3 s unexplained the per-frame
+        # check showed the difference ("put back i5 ... press confirm: its sensor is faulty")
+        # a quarter of a second before the next still board asked the question
+    (1, 13, "did you play b1?"),  # a wrong piece on b1 swapped for the right one: "check the
+        # stacks", then, read as b1 placed roughly, "take off b1 (...)" for 1.4 s before the
+        # question: the difference shown kept the question back until 3 s had passed
+])
+def test_the_question_about_the_board_as_it_stands_is_the_first_thing_shown(seed, plies, question):
+    # A different instruction shown first (one that undoes the ply asked about) is acted on by
+    # a player who reads it. Now the question comes at once, the message before it no "put
+    # back" or "take off".
+    shown = []
+
+    def trace(c, board):
+        if not shown or shown[-1] != (c.state.mode, c.state.message):
+            shown.append((c.state.mode, c.state.message))
+    r = play_game(seed=seed, preset="rough", adc_bits=12, mistakes=1.0, max_plies=plies,
+                  trace=trace)
+    asked = next(i for i, (_, text) in enumerate(shown) if text.startswith(question))
+    assert not any(word in shown[asked - 1][1] for word in ("put back", "take off"))
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth

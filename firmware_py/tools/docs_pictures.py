@@ -31,7 +31,7 @@ GROUPS = (
     ("Whose turn", ("white_to_play", "black_to_play", "dvonn_to_place")),
     ("A stack in the hand", ("source", "destination")),
     ("After a move", ("remove",)),
-    ("Questions and mistakes", ("ask", "error", "missing", "extra")),
+    ("Questions and mistakes", ("ask", "ask_faulty", "error", "missing", "extra")),
     ("The computer's move, passes", ("computer_from", "computer_to", "pass")),
     ("The end", ("winner", "draw")),
     ("The game clock", ("low_time",)),
