@@ -28,7 +28,8 @@ above all); entries of positions the game has gone past give way first.
 
 A search stops at whichever limit comes first: nodes, depth, or time. With time, an iteration
 starts only if its predicted cost (the last iteration's time times the growth between the last
-two) fits in the soft limit, and the hard limit aborts one that overruns.
+two; in the late middle game only its first root move's, `clock.next_iteration_fits`) fits in
+the soft limit, and the hard limit aborts one that overruns.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
+from .clock import next_iteration_fits
 from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value
 from .leaf import Leaf
 from .ordering import ordered_moves
@@ -125,6 +127,7 @@ class Searcher:
         self._deadline = None
         self._node_limit = None
         self._partial: tuple[Ply, int] | None = None
+        self._first_seconds = 0.0  # the last iteration's time on its first root move
 
     # -- public ------------------------------------------------------------------------------
     def search(self, board: Board, *, seconds: float | None = None, nodes: int | None = None,
@@ -156,13 +159,12 @@ class Searcher:
         self.rng.shuffle(root)  # seeded variety among equal moves
         max_depth = depth if depth is not None else MAX_DEPTH
         best, best_value, done, exact = root[0], 0, 0, False
-        times = []
+        times, firsts = [], []
+        stacks = board._occ.bit_count()
         for d in range(1, max_depth + 1):
-            if times and soft is not None:
-                growth = min(8.0, max(2.0, times[-1] / times[-2])) if len(times) > 1 and \
-                    times[-2] > 0.002 else 4.0
-                if time.perf_counter() - start + growth * times[-1] > soft:
-                    break  # the next iteration is not expected to finish in time
+            if times and soft is not None and not next_iteration_fits(
+                    time.perf_counter() - start, soft, times, firsts, stacks):
+                break  # the next iteration is not expected to finish in time (clock.py)
             t0 = time.perf_counter()
             self._partial = None
             guesses = self.guesses
@@ -175,6 +177,7 @@ class Searcher:
                     best, best_value = self._partial
                 break
             times.append(time.perf_counter() - t0)
+            firsts.append(self._first_seconds)
             best, best_value, done = ply, value, d
             root.remove(ply)
             root.insert(0, ply)
@@ -190,7 +193,10 @@ class Searcher:
         alpha, beta = -INF, INF
         best = None
         guesses = self.guesses
+        t0 = time.perf_counter()
         for i, ply in enumerate(root):
+            if i == 1:
+                self._first_seconds = time.perf_counter() - t0
             board._push(ply)
             try:
                 if i == 0:
