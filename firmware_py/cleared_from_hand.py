@@ -7,8 +7,9 @@ board was still: far less likely than the held stack's own move with a second st
 once (a stack that stays, lifted by mistake after a move that cuts others off). Which of the
 two it was rests only on how many pieces the landing added to a tall stack, a few hundredths of
 a mT on bad noise (default 12-bit bad, mistakes 0.6, seed 40: h3g3 played and i3 lifted at
-once, read as i3g3 with h3 cleared, chi2 74 against 105). So it is asked about, the held
-stack's own move among the answers, until the hand's stack is accounted for.
+once, read as i3g3 with h3 cleared, chi2 74 against 105). So it is a question between the two:
+the board waits for the hand (the held stack's own move leaves a stack in it), then asks about
+the landing; the stack in the hand set back, the board is read afresh.
 """
 
 from __future__ import annotations
