@@ -66,6 +66,7 @@ from __future__ import annotations
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
 from .carried_on import landed_elsewhere
+from .cleared_from_hand import cleared_from_hand
 from .decisions import Decisions
 from .faults import STUCK_S, FaultWatch
 from .held_cut_off import held_cut_off
@@ -374,6 +375,7 @@ class Controller:
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
         d = landed_on_set_back(d, ref.set_back)
+        d = cleared_from_hand(d, st.lifted if st.mode == "lifted" else None)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
             self.recorder.held_still()

@@ -155,3 +155,11 @@ def test_a_landing_read_long_after_the_board_went_still_is_still_open_to_its_con
     # for 1.6 s and taken at rest. Contact then nudged e2's stack (+4 mT): nothing fitted
     # again, and d2h2 stayed shown in the hand for good.
     assert_recorded_exactly(seed=254, preset="rough", adc_bits=10, mistakes=0.0)
+
+
+def test_the_stack_read_in_the_hand_read_gone_as_a_cut_off_stack_cleared_is_asked():
+    # h3 read in the hand, then h3g3 played (it cuts stacks off) and i3, a stack that stays,
+    # lifted at once by mistake: on the next still board h3 and i3 both read gone, and i3g3
+    # (h3 then cut off, as if cleared) fitted with chi2 74 against 105 for h3g3 with i3 in the
+    # hand: i3g3 was recorded, a wrong ply, then stuck. Now asked until i3 is set back.
+    assert_recorded_exactly(seed=40, preset="default", adc_bits=12, mistakes=0.6, noise="bad")
