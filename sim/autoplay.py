@@ -157,7 +157,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
               think_s: float | None = None, max_plies: int | None = None,
               time_control=None, replay=None, start=None,
               preset: str = "default", adc_bits: int = 12,
-              stall_s: float = 120.0, hints: str | None = None, voice=None) -> GameResult:
+              stall_s: float = 120.0, hints: str | None = None, voice=None,
+              board: dict | None = None) -> GameResult:
     """Play one game on a fresh simulated board and return how the controller did.
 
     script: a list of record tokens to play (None: random legal plies from `seed`); with `ai`,
@@ -177,6 +178,9 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
     preset: the simulated board (`dvonn_sim.params.PRESETS`: 'default' a careful builder's, 'rough'
         every imperfection at its worst, 'ideal' none); adc_bits: 12 (the RP2040 scanner) or 10
         (an MCP3008 on the direct path: `params.ADC_BOARDS`);
+    board: changes to the simulated board beyond the preset, the ADC and the noise level, as a
+        profile's keys (`Params.changed`: {'sensor_gap_mm': 7.0, 'magnets': {'D': {'br_mt':
+        1200}}}): a board unlike any preset, which the controller has never been tuned to;
     stall_s: a game in which nothing is recorded for this long (simulated) is stuck: it stops
         there, `stalled` (so is one whose board never shows it recorded after its last ply,
         however long the players go on answering: `dvonn_sim.last_ply`);
@@ -189,7 +193,8 @@ def play_game(seed: int = 1, noise: str = "default", script=None, mistakes: floa
         ai = list(COLOURS)  # both sides carry out what the LEDs show
         max_plies = len(replay) if max_plies is None else min(max_plies, len(replay))
     computer = frozenset(COLOURS[c] for c in ai)
-    board = SimBoard(Params.preset(preset, noise=noise, **adc_board(adc_bits)), seed=seed)
+    params = Params.preset(preset, noise=noise, **adc_board(adc_bits)).changed(board or {})
+    board = SimBoard(params, seed=seed)
     begin = Board.from_plies([Ply.parse(str(p)) for p in start]) if start else None
     if begin is not None:
         board.setup(begin)

@@ -164,7 +164,17 @@ class Params:
     def from_dict(cls, data: dict) -> "Params":
         """Build from plain values (as read from TOML); errors name the offending key."""
         data = dict(data)
-        base = cls.preset(_preset_name(data.pop("preset", "default")))
+        return cls.preset(_preset_name(data.pop("preset", "default"))).changed(data)
+
+    def changed(self, data: dict) -> "Params":
+        """This board with a profile's keys changed (plain values, as read from TOML: nested
+        tables for `magnets` and `timing`); errors name the offending key::
+
+            Params.preset("rough").changed({"sensor_gap_mm": 7,
+                                            "magnets": {"D": {"br_mt": 1200}}})
+        """
+        data = dict(data)
+        base = self
         changes = {}
         if "noise" in data:
             if "noise_mt" in data:
@@ -174,7 +184,7 @@ class Params:
             changes["magnets"] = _magnets(data.pop("magnets"), base.magnets)
         if "timing" in data:
             changes["timing"] = _fill(HandTiming, base.timing, data.pop("timing"), "timing")
-        p = _fill(cls, base, data, "", skip=("magnets", "timing"))
+        p = _fill(type(self), base, data, "", skip=("magnets", "timing"))
         p = dataclasses.replace(p, **changes)
         p.check()
         return p
@@ -250,6 +260,31 @@ PRESETS: dict[str, dict] = {
     "ideal": {key: 0.0 for key in IMPERFECTIONS},
 }
 """Named boards: keyword changes to `Params()`."""
+
+
+def settings(lines) -> dict:
+    """A profile's keys from `KEY=VALUE` lines (each a line of TOML, so dotted keys reach into
+    tables: `magnets.D.br_mt=1200`), merged into one table for `Params.changed`.
+
+    >>> settings(["sensor_gap_mm=7", "magnets.D.br_mt=1200", "magnets.W.br_mt=1200"])
+    {'sensor_gap_mm': 7, 'magnets': {'D': {'br_mt': 1200}, 'W': {'br_mt': 1200}}}
+    """
+    merged: dict = {}
+    for line in lines:
+        try:
+            data = tomllib.loads(line)
+        except tomllib.TOMLDecodeError as e:
+            raise ProfileError(line, f"not KEY=VALUE ({e})") from None
+        _merge(merged, data)
+    return merged
+
+
+def _merge(into: dict, data: dict) -> None:
+    for key, value in data.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
 
 
 def _electrical(noise_mt: float) -> dict:

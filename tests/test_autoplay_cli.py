@@ -92,3 +92,30 @@ def test_sim_autoplay_players_ask_for_hints_and_the_board_s_answer_is_checked(ca
     assert refused["shown"] == 0 and refused["failures"] == []
     assert main(["sim", "--autoplay", "--seed", "2", "--plies", "4", "--json"]) == 0
     assert "hints" not in json.loads(capsys.readouterr().out)  # not asked: the same JSON
+
+
+def test_sim_autoplay_plays_a_board_beyond_the_presets(tmp_path, capsys):
+    """--set changes the simulated board's numbers: the game is played on that board."""
+    from dvonn_sim import autoplay
+    boards = []
+    real = autoplay.SimBoard
+    autoplay.SimBoard = lambda params, seed: boards.append(params) or real(params, seed)
+    try:
+        assert main(["sim", "--autoplay", "--plies", "3", "--json", "--preset", "rough",
+                     "--set", "sensor_gap_mm=6", "--set", "magnets.D.br_mt=1200"]) == 0
+    finally:
+        autoplay.SimBoard = real
+    (params,) = boards
+    assert params.sensor_gap_mm == 6.0 and params.magnets["D"].br_mt == 1200.0
+    assert params.magnets["W"].br_mt == 1450.0 and params.placement_mm == 2.5  # the rest: rough
+    assert json.loads(capsys.readouterr().out)["match"]
+
+
+def test_sim_autoplay_names_a_bad_board_key_and_value(capsys):
+    assert main(["sim", "--autoplay", "--set", "sensor_gap=7"]) == 2
+    err = capsys.readouterr().err
+    assert "sensor_gap: unknown key" in err and "sensor_gap_mm" in err
+    assert main(["sim", "--autoplay", "--set", "offset_spread_mt=-2"]) == 2
+    assert "offset_spread_mt: must be >= 0" in capsys.readouterr().err
+    assert main(["sim", "--autoplay", "--set", "gap"]) == 2
+    assert "gap: not KEY=VALUE" in capsys.readouterr().err

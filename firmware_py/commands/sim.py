@@ -50,6 +50,10 @@ def register(subparsers) -> None:
                         "(every imperfection at its worst) or ideal (none)")
     p.add_argument("--adc", type=int, default=12, choices=(12, 10),
                    help="autoplay: ADC bits: 12 (the RP2040 scanner) or 10 (an MCP3008)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="board",
+                   help="autoplay: change one number of the simulated board beyond the preset "
+                        "(a key of a simulator profile, e.g. sensor_gap_mm=7, "
+                        "offset_spread_mt=20, magnets.D.br_mt=1200); may be given again")
     p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
                    help="autoplay: chance per ply of a human mistake (0..1, default 0)")
     p.add_argument("--plies", type=int, default=None, metavar="N",
@@ -152,6 +156,15 @@ def load_script(path: str) -> list[str]:
     return [str(p) for p in games[0].plies]
 
 
+def board_changes(lines, preset: str, adc_bits: int) -> dict:
+    """`--set KEY=VALUE` lines as changes to the simulated board, checked against it (a
+    `ProfileError` names a wrong key or value)."""
+    from dvonn_sim.params import Params, adc_board, settings
+    changes = settings(lines)
+    Params.preset(preset, **adc_board(adc_bits)).changed(changes)
+    return changes
+
+
 def _noise(value: str):
     if value in NOISE_LEVELS:
         return value
@@ -208,7 +221,8 @@ def run_autoplay(args) -> int:
         return 2
     try:
         noise = _noise(args.noise)
-    except ValueError as e:
+        board = board_changes(args.board, args.preset, args.adc)
+    except ValueError as e:  # (a ProfileError too: it names the key)
         print(f"{prog}: {e}", file=sys.stderr)
         return 2
     from ._study import Study, StudyError
@@ -253,16 +267,18 @@ def run_autoplay(args) -> int:
         r = play_game(seed=seed0 + i, noise=noise, script=script, mistakes=args.mistakes,
                       ai=args.ai, level=args.level, max_plies=args.plies,
                       time_control=args.clock, replay=replay, start=start,
-                      preset=args.preset, adc_bits=args.adc, hints=args.hints, voice=voice)
+                      preset=args.preset, adc_bits=args.adc, hints=args.hints, voice=voice,
+                      board=board)
         results.append(r)
         failed += (not r.match) or r.wrong > 0 or bool(r.hints and r.hints["failures"])
         if args.json:
             print(json.dumps(r.as_dict()), flush=True)
         else:
             made = sum(r.mistakes.values())
-            board = ("" if (r.preset, r.adc_bits) == ("default", 12)
-                     else f" ({r.preset} board, {r.adc_bits}-bit ADC)")
-            print(f"game {i + 1} seed {r.seed}{board}: {r.plies} plies, "
+            what = ("" if (r.preset, r.adc_bits, args.board) == ("default", 12, [])
+                    else f" ({r.preset} board{''.join(', ' + c for c in args.board)}, "
+                         f"{r.adc_bits}-bit ADC)")
+            print(f"game {i + 1} seed {r.seed}{what}: {r.plies} plies, "
                   f"{'recorded exactly' if r.match else 'RECORD DIFFERS'}, wrong {r.wrong}, "
                   f"{'STALLED, ' if r.stalled else ''}"
                   f"auto {r.auto}, asked {r.asked}, resyncs {r.resyncs}, mistakes {made}"
