@@ -287,6 +287,33 @@ def _merge(into: dict, data: dict) -> None:
             into[key] = value
 
 
+BEYOND: dict[str, list[str]] = {
+    # Built differently: a thicker top, weaker magnets, both.
+    "gap 4 mm": ["sensor_gap_mm=4"],
+    "gap 7 mm": ["sensor_gap_mm=7"],
+    "N35 magnets": ["magnets.W.br_mt=1200", "magnets.B.br_mt=1200", "magnets.D.br_mt=1200"],
+    "N35, gap 6 mm": ["sensor_gap_mm=6", "magnets.W.br_mt=1200", "magnets.B.br_mt=1200",
+                      "magnets.D.br_mt=1200"],
+    # Other parts: a sensor of another sensitivity or spread, cheaper magnets.
+    "13 mV/mT": ["sensitivity_mv_per_mt=13"],
+    "20 mV/mT": ["sensitivity_mv_per_mt=20"],
+    "offsets 20 mT": ["offset_spread_mt=20"],
+    "gains 25 %": ["gain_spread=0.25"],
+    "magnets 15 %": ["strength_spread=0.15"],
+    # Other hands, rooms and supplies.
+    "placed 3 mm off": ["placement_mm=3"],
+    "nudges 2 mm": ["nudge_mm=2"],
+    "drift 1 mT/min": ["drift_mt_per_min=1"],
+    "warm-up 5 mT": ["warmup_offset_mt=5", "warmup_gain=0.06"],
+    "mains 0.3 mT": ["mains_mt=0.3"],
+    "spikes x10": ["spike_rate=0.001"],
+    "50 frames/s": ["frame_rate=50"],
+}
+"""Boards a person can build that no preset covers, one difference at a time (`--set` lines):
+`dvonn-board bench inference --beyond` plays each on top of the presets. The controller was
+never tuned to them: they measure how it does on a board it has never seen."""
+
+
 def _electrical(noise_mt: float) -> dict:
     """The changes for a noise level: a noise-free board has no disturbance at all."""
     if noise_mt:

@@ -119,3 +119,26 @@ def test_sim_autoplay_names_a_bad_board_key_and_value(capsys):
     assert "offset_spread_mt: must be >= 0" in capsys.readouterr().err
     assert main(["sim", "--autoplay", "--set", "gap"]) == 2
     assert "gap: not KEY=VALUE" in capsys.readouterr().err
+
+
+def test_bench_inference_beyond_plays_each_board_no_preset_covers(capsys, monkeypatch):
+    """--beyond: one row per board of BEYOND on each preset and ADC, its changes on top of
+    --set; each such board is a valid simulator profile."""
+    from dvonn_sim.params import BEYOND, Params, settings
+    from firmware_py.tools import bench_inference
+    played = []
+
+    def measure(level, games, seed, mistakes, preset, adc_bits, board):
+        played.append((preset, adc_bits, level, board))
+        return {"preset": preset, "adc_bits": adc_bits, "noise": level, "wrong": 0}
+
+    monkeypatch.setattr(bench_inference, "measure", measure)
+    assert main(["bench", "inference", "--beyond", "--presets", "rough", "--adc", "10",
+                 "--set", "noise_mt=0.2", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["beyond"] for r in rows] == list(BEYOND)
+    assert {(p, a, lv) for p, a, lv, _ in played} == {("rough", 10, "default")}
+    gap7 = played[list(BEYOND).index("gap 7 mm")][3]
+    assert gap7 == {"noise_mt": 0.2, "sensor_gap_mm": 7}
+    for lines in BEYOND.values():
+        Params.preset("rough").changed(settings(lines))  # raises ProfileError if not valid

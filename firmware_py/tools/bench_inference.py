@@ -10,7 +10,12 @@ let go) a ply was recorded (median and p95, simulated time; questions included),
 controller's wall time per frame (mean, p99, the longest frame: the heaviest decision).
 
     dvonn-board bench inference [--games N] [--seed S] [--mistakes RATE] [--levels ...]
-                                [--presets ...] [--adc 12 10] [--json]
+                                [--presets ...] [--adc 12 10] [--set KEY=VALUE ...]
+                                [--beyond] [--json]
+
+`--beyond` plays, instead of the noise levels, boards that no preset covers, one difference at a
+time (`dvonn_sim.params.BEYOND`: a thicker top, weaker magnets, sensors with large offsets, fast
+drift...): boards the controller was never tuned to.
 """
 
 from __future__ import annotations
@@ -39,17 +44,25 @@ def register(bench_subparsers) -> None:
                    help="simulated boards to run (default: default rough)")
     p.add_argument("--adc", nargs="+", type=int, default=[12, 10], choices=(12, 10),
                    help="ADC bits to run (default: 12 10)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="board",
+                   help="change one number of every simulated board (as `sim --autoplay "
+                        "--set`); may be given again")
+    p.add_argument("--beyond", action="store_true",
+                   help="instead of the noise levels: boards no preset covers, one difference "
+                        "at a time (a thicker top, N35 magnets, sensors with 20 mT offsets, "
+                        "fast drift...), each at the default noise level")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(func=run)
 
 
 def measure(level: str, games: int, seed: int, mistakes: float, preset: str = "default",
-            adc_bits: int = 12) -> dict:
-    """Figures for one board, ADC and noise level over `games` autoplayed games."""
+            adc_bits: int = 12, board: dict | None = None) -> dict:
+    """Figures for one board, ADC and noise level over `games` autoplayed games; `board`:
+    changes beyond the preset (`Params.changed`)."""
     from dvonn_sim.autoplay import play_game, quantile_ms
 
     results = [play_game(seed=seed + i, noise=level, mistakes=mistakes, preset=preset,
-                         adc_bits=adc_bits) for i in range(games)]
+                         adc_bits=adc_bits, board=board) for i in range(games)]
     plies = sum(r.auto + r.asked for r in results)
     frames = sum(r.frames for r in results)
     after = sorted(max(0.0, d - SETTLE_S) for r in results for _, d in r.delays)
@@ -76,19 +89,39 @@ def measure(level: str, games: int, seed: int, mistakes: float, preset: str = "d
 
 
 def run(args) -> int:
+    prog = "dvonn-board bench inference"
     if args.games < 1:
-        print("dvonn-board bench inference: --games must be at least 1")
+        print(f"{prog}: --games must be at least 1")
         return 2
+    from dvonn_sim.params import BEYOND, settings
+    from ..commands.sim import board_changes
+    try:
+        for preset in args.presets:
+            for adc_bits in args.adc:
+                board_changes(args.board, preset, adc_bits)  # checked before the first game
+    except ValueError as e:  # a ProfileError names the key
+        print(f"{prog}: {e}")
+        return 2
+    # (label, lines): the noise levels on the boards as given, or --beyond's boards.
+    variants = ([(name, lines) for name, lines in BEYOND.items()] if args.beyond
+                else [("", [])])
+    levels = ["default"] if args.beyond else args.levels
     if not args.json:
-        print(f"{args.games} autoplayed game(s) per row, mistakes {args.mistakes:g}")
+        print(f"{args.games} autoplayed game(s) per row, mistakes {args.mistakes:g}"
+              + "".join(f", {line}" for line in args.board))
         print(f"{'board':8} {'adc':>3} {'noise':8} {'plies':>6} {'auto':>7} {'asked':>6} "
               f"{'wrong':>6} {'exact':>6} {'stalls':>6} "
-              f"{'settle+ms':>9} {'p95':>5} {'us/frame':>9} {'p99 us':>8} {'max ms':>7}")
+              f"{'settle+ms':>9} {'p95':>5} {'us/frame':>9} {'p99 us':>8} {'max ms':>7}"
+              + ("  beyond the preset" if args.beyond else ""))
     wrong = 0
-    rows = [(p, a, lv) for p in args.presets for a in args.adc for lv in args.levels]
-    for preset, adc_bits, level in rows:
-        f = measure(level, args.games, args.seed, args.mistakes, preset, adc_bits)
+    rows = [(p, a, lv, v) for v in variants for p in args.presets for a in args.adc
+            for lv in levels]
+    for preset, adc_bits, level, (name, lines) in rows:
+        changes = settings(args.board + lines)
+        f = measure(level, args.games, args.seed, args.mistakes, preset, adc_bits, changes)
         wrong += f["wrong"]
+        if name:
+            f["beyond"] = name
         if args.json:
             print(json.dumps(f), flush=True)
         else:
@@ -96,6 +129,6 @@ def run(args) -> int:
                   f"{f['auto_share'] * 100:6.1f}% {f['asked']:6d} "
                   f"{f['wrong']:6d} {f['games_exact']:3d}/{f['games']:<2d} {f['stalled']:6d} "
                   f"{f['after_settle_ms_median']:9.0f} {f['after_settle_ms_p95']:5.0f} "
-                  f"{f['frame_us_mean']:9.1f} {f['frame_us_p99']:8.0f} {f['decide_ms_max']:7.1f}",
-                  flush=True)
+                  f"{f['frame_us_mean']:9.1f} {f['frame_us_p99']:8.0f} {f['decide_ms_max']:7.1f}"
+                  + (f"  {name}" if name else ""), flush=True)
     return 1 if wrong else 0
