@@ -294,6 +294,8 @@ BEYOND: dict[str, list[str]] = {
     "N35 magnets": ["magnets.W.br_mt=1200", "magnets.B.br_mt=1200", "magnets.D.br_mt=1200"],
     "N35, gap 6 mm": ["sensor_gap_mm=6", "magnets.W.br_mt=1200", "magnets.B.br_mt=1200",
                       "magnets.D.br_mt=1200"],
+    "pieces 8 mm tall": ["piece_pitch_mm=8"],
+    "DVONN magnet 6x2": ["magnets.D.thickness_mm=2"],
     # Other parts: a sensor of another sensitivity or spread, cheaper magnets.
     "13 mV/mT": ["sensitivity_mv_per_mt=13"],
     "20 mV/mT": ["sensitivity_mv_per_mt=20"],
