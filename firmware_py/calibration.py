@@ -123,6 +123,11 @@ class Calibration:
             return abs(r) / (self.dvonn_factor() if k == "D" else 1.0)
         return self.typical_unit()
 
+    def strength_learned(self) -> bool:
+        """Whether a White or Black piece has been read on this board (`typical_unit` is then
+        this board's, not the datasheet's)."""
+        return any(k in ("W", "B") and r is not None for r, k in zip(self.response, self.kind))
+
     def typical_unit(self) -> float:
         return self._cached("typical", self._typical_unit)
 

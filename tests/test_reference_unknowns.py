@@ -124,9 +124,27 @@ def test_the_dvonn_check_refuses_only_what_no_dvonn_piece_could_read():
     empty = [()] * N_SPACES
     values = list(cal.baseline)
     unit = cal.typical_unit()
-    values[E3] = cal.baseline[E3] + unit  # a White piece, at the datasheet gain
+    values[E3] = cal.baseline[E3] + 0.5 * unit
+    # Nothing learned: the datasheet's strength is not this board's (a 7 mm gap, N35 magnets:
+    # issue 19), so a weak DVONN piece is taken by its polarity alone.
+    assert inference.polarity_ok(E3, "D", values, empty)
+    cal.response[G3], cal.kind[G3] = unit, "W"  # this board's White piece read (as the datasheet)
+    cal.changed()
+    values[E3] = cal.baseline[E3] + unit  # a White piece
     assert inference.polarity_ok(E3, "D", values, empty)  # a weak DVONN piece reads so
     values[E3] = cal.baseline[E3] + 0.5 * unit
     assert not inference.polarity_ok(E3, "D", values, empty)  # no DVONN piece reads so
     values[E3] = cal.baseline[E3] - 1.3 * unit  # the other colour
     assert not inference.polarity_ok(E3, "D", values, empty)
+
+
+def test_a_weak_board_s_dvonn_piece_is_taken_by_polarity_until_pieces_are_learned():
+    cal, inference, _ = parts()
+    empty = [()] * N_SPACES
+    values = list(cal.baseline)
+    # Rough 10-bit, 7 mm gap, seed 1: the first DVONN piece (i1) read 20.7 mT, the datasheet's
+    # White piece 44.7 (N35 magnets at 6 mm: 22.9-24).
+    values[E3] += 20.7 * cal.codes_per_mt
+    assert inference.polarity_ok(E3, "D", values, empty)
+    values[E3] = cal.baseline[E3] - 20.7 * cal.codes_per_mt
+    assert not inference.polarity_ok(E3, "D", values, empty)  # upside down: refused
