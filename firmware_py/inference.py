@@ -30,11 +30,15 @@ import math
 
 from .alternatives import Alternatives
 from .board_model import BoardModel
+from .calibration import NOMINAL_UNIT_MT
 from .candidates import AMEND_NONE, Candidate, Decision, Reachable
 from .rules import Board
 from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
+MIN_OCCUPIED_MT = 5.0
+"""However weak a board's pieces read, a stack is never seen on less: ten times the cross-talk of
+a piece on a neighbouring space (0.2-0.5 mT at 25-30 mm)."""
 Z_LIMIT = 8.0
 """A ply that leaves one sensor this many standard deviations from what it says is looked at
 again with positions left open (`second_look`) before anything is decided: however well the
@@ -84,9 +88,17 @@ class Inference(Reachable, Alternatives):
                          if s not in bad and abs(values[s] - cal.baseline[s]) > self.limit(s))
 
     def limit(self, space: int) -> float:
-        """How far (codes) from its baseline a reading on `space` is a stack."""
+        """How far (codes) from its baseline a reading on `space` is a stack: `OCCUPIED_MT`, or
+        less on a board whose pieces have read weaker than the datasheet's (never more, nor less
+        than `MIN_OCCUPIED_MT`). A 7 mm gap on a rough board reads a White or Black piece at
+        14-26 mT: rough 10-bit seed 2, the first Black piece (h3) read -14.4 mT, was seen as
+        nothing, and the next placement was recorded in its place (a wrong ply)."""
         standing = self.standing.get(space)
-        return OCCUPIED_MT * self.model.cal.codes_per_mt if standing is None else standing
+        if standing is not None:
+            return standing
+        cal = self.model.cal
+        weak = min(1.0, cal.typical_unit() / (NOMINAL_UNIT_MT * cal.codes_per_mt))
+        return max(OCCUPIED_MT * weak, MIN_OCCUPIED_MT) * cal.codes_per_mt
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and

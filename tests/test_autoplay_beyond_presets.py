@@ -6,7 +6,8 @@ boards a person may build and the controller was never tuned to, compared with t
   readings become their baselines and no sensor is marked faulty.
 - Weak fields (a 7 mm gap, N35 magnets at 6 mm): a DVONN piece reads under half the
   datasheet's White piece. It is taken by its polarity alone until the board has learned
-  what its pieces read.
+  what its pieces read, and a piece is seen on a reading that falls with what the board's
+  pieces read (a White or Black piece at 14 mT).
 
 Each game is short enough (placements and the first moves) to keep the test under 20 s; the
 full measurements are in docs/reading-moves.md ("Boards beyond the presets").
@@ -58,6 +59,8 @@ def test_sensor_offsets_are_confirmed_empty_and_the_game_read_exactly(preset, ad
     ("rough", 10, GAP7, 1),  # before: "i1: wrong piece, a DVONN piece is to be placed"
     ("rough", 12, N35_GAP6, 1),  # before: the same at ply 1, then "nothing may be set
                                  # down on e1, j2" and the difference, in turn for ever
+    ("rough", 10, GAP7, 2),  # before: the first Black piece read -14.4 mT, under the 15 mT
+                             # a stack took, unseen: the next placement recorded in its place
     ("default", 10, GAP7, 2),
     ("rough", 12, N35_GAP6, 4)])
 def test_a_weak_field_board_s_dvonn_pieces_are_taken_and_the_game_read_exactly(
