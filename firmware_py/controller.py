@@ -350,7 +350,8 @@ class Controller:
             if answer is not None:
                 cand, exact = answer
                 if self.decisions.answer_fits(st, cand, snap):
-                    self.decisions.resolve(st, cand, snap if exact else None)
+                    if not self.decisions.later_asked(st):
+                        self.decisions.resolve(st, cand, snap if exact else None)
                     return
                 self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S):

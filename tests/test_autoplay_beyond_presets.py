@@ -75,3 +75,12 @@ def test_a_whole_game_on_cheap_sensors_and_a_weak_field_is_read_exactly():
     # Both at once, on the rough board: offsets named and confirmed, DVONN pieces taken.
     r, faulty, _ = played(1, "rough", 12, {**OFFSET20, **GAP7})
     assert exact(r) and not faulty
+
+
+def test_an_answer_about_one_ply_leaves_the_next_asked_never_guessed():
+    # N35 magnets at 7 mm, rough 10-bit, seed 3: asked about h4f2, the next player moved f4
+    # onto d4 meanwhile; the answer f2 (h4's landing) was taken with f4f2, which fitted as well
+    # as f4d4 (both spaces lifted and set back): a wrong ply. Now f4's landing is asked.
+    weakest = {"sensor_gap_mm": 7.0, "magnets": {k: {"br_mt": 1200.0} for k in "WBD"}}
+    r, faulty, _ = played(3, "rough", 10, weakest)
+    assert exact(r) and not faulty
