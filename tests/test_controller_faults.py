@@ -81,6 +81,23 @@ def test_a_piece_left_on_the_board_is_named_and_confirm_is_the_players_call():
     assert not c.faulty  # nothing is declared faulty without the player's word
 
 
+def test_sensor_offsets_confirmed_empty_are_known_to_the_next_game():
+    # Cheap Hall sensors (+-20 mT off mid-scale, issue 19): the first start names the spaces
+    # that read like pieces; confirm takes them as empty, nothing faulty; the next game of
+    # the session knows their baselines and asks nothing.
+    sim = SimBoard(Params.preset("default").changed({"offset_spread_mt": 20.0}), seed=9)
+    c = Controller(adc_max=sim.adc_max)
+    run(sim, c, 0.6)
+    named = c.state.extra
+    assert c.state.mode == "calibrating" and len(named) >= 5
+    assert "If those spaces are empty, press confirm" in c.state.message
+    c.button("confirm")
+    assert c.state.mode == "idle" and not c.faulty and not c.state.extra
+    c.new_game()
+    run(sim, c, 0.6)
+    assert c.state.mode == "idle" and not c.faulty
+
+
 def test_a_sensor_stuck_at_its_empty_reading_is_found_by_its_missing_noise():
     sim = SimBoard(Params.from_noise("default"), seed=8)
     sim.read_frame()
