@@ -113,9 +113,9 @@ class Inference(Reachable, Alternatives):
         if kind != "D" or not cal.strength_learned():
             # The three DVONN pieces are placed first: none is left to mistake for them. And
             # before this board has shown what a piece reads, a weak DVONN piece is no evidence
-            # of a wrong one: the datasheet's strength is not this board's (a 7 mm gap or N35
-            # magnets read a DVONN piece at 60 % of it; issue 19: refused, and confirm marked
-            # a healthy sensor faulty).
+            # of a wrong one: the datasheet's strength is not this board's (a 7 mm gap, or N35
+            # magnets at 6 mm, read DVONN pieces at 20.7-24 mT against 57; issue 19: refused,
+            # and confirm marked a healthy sensor faulty).
             return True
         # DVONN and White differ in strength only (57 against 44.7 mT at the datasheet gain):
         # less than magnets, sensors and placement spread together. So a piece is refused only

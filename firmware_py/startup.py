@@ -8,15 +8,16 @@ The controller starts in `calibrating`. Its first settled snapshot decides how p
   sensor's quiescent offset cannot be told from a piece until the board has read it empty: the
   baselines start at mid-scale, and a cheap Hall sensor (the SS49E class) sits up to +-20 mT
   off it, while a piece reads 35 mT or more from its own baseline, either way (issue 19: 14 of
-  49 spaces read "like a piece" and confirm marked them faulty). A saved calibration (`dvonn-board
-  diag calibrate`), or an earlier game of the session, knows the baselines: then only pieces
-  are named. An empty board gives every sensor its baseline and becomes the first reference
+  49 spaces read "like a piece" and confirm marked them faulty). A saved calibration
+  (`dvonn-board diag calibrate`), or an earlier game of the session, knows the baselines: then
+  only pieces are named. An empty board gives every sensor its baseline and becomes the first reference
   (`reference.Reference.start_empty`);
-- a resumed game (the controller built on a restored board) wants its pieces as recorded. Stacks
-  only where the game has none, before any empty board was read, are asked about as a new
-  game's are (confirm: they are empty). Where they differ otherwise (a stack missing or extra, or a bottom piece whose magnet reads the wrong way up)
-  the board is `unexplained` and the players are told what to set up; where they match, the
-  calibration learns what a fresh game would have learned (`reference.Reference.resume`).
+- a resumed game (the controller built on a restored board) wants its pieces as recorded.
+  Stacks only where the game has none, before any empty board was read, are asked about as a
+  new game's are (confirm: they are empty). Where they differ otherwise (a stack missing or
+  extra, or a bottom piece whose magnet reads the wrong way up) the board is `unexplained` and
+  the players are told what to set up; where they match, the calibration learns what a fresh
+  game would have learned (`reference.Reference.resume`).
 
 `start` returns True when the board is as the game says: the controller then shows whose turn
 it is. Until then it reads the board again at each settled snapshot.
