@@ -225,7 +225,7 @@ class Controller:
                 cand = self.mismatch.take(self.settler.snapshot)
                 if cand is not None:
                     self.decisions.take_as_is(st, cand, self.settler.snapshot)
-            elif st.mode == "calibrating" and st.extra:
+            elif st.mode == "calibrating" and st.board.ply_count == 0 and st.extra:
                 # "The spaces named are empty": their readings are their baselines.
                 if confirm_empty(st, self.settler.snapshot, self.faults, self.inference,
                                  self.reference):

@@ -12,12 +12,12 @@ The controller starts in `calibrating`. Its first settled snapshot decides how p
   (`dvonn-board diag calibrate`), or an earlier game of the session, knows the baselines: then
   only pieces are named. An empty board gives every sensor its baseline and becomes the first reference
   (`reference.Reference.start_empty`);
-- a resumed game (the controller built on a restored board) wants its pieces as recorded.
-  Stacks only where the game has none, before any empty board was read, are asked about as a
-  new game's are (confirm: they are empty). Where they differ otherwise (a stack missing or
-  extra, or a bottom piece whose magnet reads the wrong way up) the board is `unexplained` and
-  the players are told what to set up; where they match, the calibration learns what a fresh
-  game would have learned (`reference.Reference.resume`).
+- a resumed game (the controller built on a restored board) wants its pieces as recorded (with
+  sensors' offsets unknown, no saved calibration: an empty space off mid-scale is named as a
+  stack to take off; the baselines under its pieces could not be read anyway). Where
+  they differ (a stack missing or extra, or a bottom piece whose magnet reads the wrong way up)
+  the board is `unexplained` and the players are told what to set up; where they match, the
+  calibration learns what a fresh game would have learned (`reference.Reference.resume`).
 
 `start` returns True when the board is as the game says: the controller then shows whose turn
 it is. Until then it reads the board again at each settled snapshot.
@@ -51,11 +51,6 @@ def start(st: BoardState, snap, faults, inference, reference) -> bool:
     stacks = st.board.stacks()
     expected = faults.seen(stacks)
     wrong_sign = reference.wrong_polarity(snap.values, stacks, expected & occ)
-    if (occ > expected and not wrong_sign and not inference.model.cal.baseline_known):
-        # Only stacks where the game has none, before any empty board was read (no saved
-        # calibration): sensors' offsets, or pieces to take off. Asked as a new game asks.
-        ask_clear(st, sorted(occ - expected), resumed=True)
-        return False
     if occ != expected or wrong_sign:
         st.mode = "unexplained"
         st.missing = sorted(expected - occ)
@@ -67,33 +62,25 @@ def start(st: BoardState, snap, faults, inference, reference) -> bool:
     return True
 
 
-def ask_clear(st: BoardState, occupied: list, resumed: bool = False) -> None:
-    """Spaces that read like pieces on a new game's board (or where a resumed game has none):
-    lit, and the two ways on named."""
+def ask_clear(st: BoardState, occupied: list) -> None:
+    """Spaces that read like pieces on a new game's board: lit, and the two ways on named."""
     st.clear_marks()
     st.mode = "calibrating"
     st.extra = occupied
-    if resumed:
-        st.message = _("set up the game as recorded: {difference}").format(difference=_(
-            "take off {spaces}? If those spaces are empty, press confirm: their sensors' "
-            "readings are taken as empty (a sensor's offset, not a fault)").format(
-                spaces=names(occupied)))
-        return
     st.message = _("clear the board: pieces on {spaces}? If those spaces are empty, press "
                    "confirm: their sensors' readings are taken as empty (a sensor's offset, not "
                    "a fault)").format(spaces=names(occupied))
 
 
 def confirm_empty(st: BoardState, snap, faults, inference, reference) -> bool:
-    """The player says the spaces named (`st.extra`, where the game has no stack) are empty:
-    on `snap` (the board as it stands now) their readings become their baselines, and the
-    board is read again (`start`). A sensor at a rail or stuck is then marked faulty by
-    `faults.check`; nothing else is (an offset is no fault). A space that reads like a piece
-    and was not named (set down since) is named in turn. Returns what `start` returns."""
-    if snap is None:
-        return False
-    baseline, stacks = inference.model.cal.baseline, st.board.stacks()
-    for s in inference.occupancy(snap.values) & set(st.extra):
-        if not stacks[s]:
+    """The player says the spaces named (`st.extra`) are empty: on `snap` (the board as it
+    stands now) their readings become their baselines, and the board is read again (`start`).
+    A sensor at a rail or stuck is then marked faulty by `faults.check`; nothing else is (an
+    offset is no fault). A space that reads like a piece and was not named (set down since)
+    is named in turn. Returns what `start` returns."""
+    if snap is not None and st.board.ply_count == 0:
+        baseline = inference.model.cal.baseline
+        for s in inference.occupancy(snap.values) & set(st.extra):
             baseline[s] = float(snap.values[s])
-    return start(st, snap, faults, inference, reference)
+        return start(st, snap, faults, inference, reference)
+    return False

@@ -408,10 +408,9 @@ class Players(PlyMotions, SeeingOut):
             self._complain(f"board not ready for ply {self.truth.ply_count + 1}: {self.leds()}")
 
     def _named_empty(self, view: LedView) -> list[int]:
-        """The spaces the board names as pieces to take off at the start (`extra` while it
-        calibrates: a new game, or a resumed one) when every one is empty: what a person who
-        looks at them sees (a sensor's offset)."""
-        if not view.shows("calibrating"):
+        """The spaces a new game's board names as pieces to clear (`extra` while it calibrates)
+        when every one is empty: what a person who looks at them sees (a sensor's offset)."""
+        if self.truth.ply_count or not view.shows("calibrating"):
             return []
         named = view.spaces("extra")
         return named if named and not any(self.board.stacks[s] for s in named) else []

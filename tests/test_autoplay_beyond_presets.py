@@ -84,11 +84,3 @@ def test_an_answer_about_one_ply_leaves_the_next_asked_never_guessed():
     weakest = {"sensor_gap_mm": 7.0, "magnets": {k: {"br_mt": 1200.0} for k in "WBD"}}
     r, faulty, _ = played(3, "rough", 10, weakest)
     assert exact(r) and not faulty
-
-
-def test_a_game_resumed_on_cheap_sensors_asks_about_the_offsets_and_plays_on():
-    # `play --from` (or after a crash) with no saved calibration: before, "set up the game as
-    # recorded: take off d1, a2, ..." (14 empty spaces) for ever.
-    r = play_game(seed=1, preset="rough", adc_bits=12, mistakes=0.3, board=OFFSET20,
-                  start=["e3", "f3", "g3", "a1", "b1", "c1"], max_plies=16)
-    assert exact(r, 16), (r.record, r.truth)

@@ -78,22 +78,6 @@ def test_a_piece_set_down_after_the_spaces_were_named_is_named_in_turn():
     assert st.extra == [E3] and ref.values is None and not watch.faulty
 
 
-def test_a_resumed_game_before_any_empty_board_asks_about_offsets_as_a_new_game_does():
-    # Cheap sensors, no saved calibration, `play` resumed after a crash: empty spaces off
-    # mid-scale read like stacks the game does not have (before: "set up the game as recorded:
-    # take off ...", and no way on). Confirm takes them as empty; the game's stacks are kept.
-    cal = parts()[0]
-    board = Board()
-    board.push(Ply(-1, E3))
-    values = with_piece_on(cal, E3, mt=57)
-    values[F3] -= 18 * cal.codes_per_mt  # an offset
-    ok, st, ref, watch = started(board, values)
-    assert not ok and st.mode == "calibrating" and st.extra == [F3]
-    assert st.message.startswith("set up the game as recorded: take off f3? If those spaces")
-    assert confirm_empty(st, snap(values), watch, ref.inference, ref)
-    assert ref.stacks == board.stacks() and not watch.faulty
-
-
 def test_a_resumed_game_whose_pieces_differ_is_unexplained_until_set_up():
     cal = parts()[0]
     board = Board()
