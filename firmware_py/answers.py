@@ -86,6 +86,25 @@ class Answers:
         moves = [p for p in cand.plies if not p.is_pass]
         return moves if cand.amends else list(self.before) + moves
 
+    def later_open(self, cand, candidates, margin: float) -> list:
+        """The `candidates` (a board read afresh) that agree with the answered `cand` up to
+        the asked ply but differ after it, fitting within `margin` of it: the answer named
+        where the asked ply landed, not where a later one did (rough 10-bit, N35 magnets at
+        7 mm, seed 3: "which did you land on?" about h4f2, f4 moved meanwhile; answered f2,
+        the rival kept from before took f4f2, with f4d4 fitting as well: a wrong ply)."""
+        if self.index is None or cand.kind != "commit":
+            return []
+        mine = self._moves(cand)
+        asked = mine[:self.index + 1]
+        out = []
+        for c in candidates:
+            if c.kind != "commit" or c.key == cand.key or c.chi2 - cand.chi2 >= margin:
+                continue
+            moves = self._moves(c)
+            if moves[:self.index + 1] == asked and moves != mine:
+                out.append(c)
+        return out
+
     def contradicts(self, st, cand) -> bool:
         """Whether `cand` disagrees with what the player has answered so far to the open
         question (`known`): readings are no answer, so it is not taken (asked again)."""

@@ -39,6 +39,7 @@ FORMAT = "dvonn-board calibration"
 VERSION = 1
 POLARITY = {"W": 1.0, "B": -1.0, "D": 1.0}  # reference board: White and DVONN north up
 PRIOR_DVONN_FACTOR = 1.275  # a 6x3 DVONN magnet against a 6x2 one at 5 mm (exact cylinder)
+NOMINAL_UNIT_MT = 44.7  # a White piece: a 6x2 mm N52 magnet at 5 mm (sensing.md)
 
 
 @dataclass
@@ -123,6 +124,11 @@ class Calibration:
             return abs(r) / (self.dvonn_factor() if k == "D" else 1.0)
         return self.typical_unit()
 
+    def strength_learned(self) -> bool:
+        """Whether a White or Black piece has been read on this board (`typical_unit` is then
+        this board's, not the datasheet's)."""
+        return any(k in ("W", "B") and r is not None for r, k in zip(self.response, self.kind))
+
     def typical_unit(self) -> float:
         return self._cached("typical", self._typical_unit)
 
@@ -131,7 +137,10 @@ class Calibration:
                  if k in ("W", "B") and r is not None]
         if known:
             return _median(known)
-        return 44.7 * self.codes_per_mt  # 6x2 mm N52 at 5 mm (sensing.md)
+        dvonn = [abs(r) for r, k in zip(self.response, self.kind) if k == "D" and r is not None]
+        if dvonn:  # the DVONN pieces, placed first, already tell a weak board from the datasheet
+            return _median(dvonn) / PRIOR_DVONN_FACTOR
+        return NOMINAL_UNIT_MT * self.codes_per_mt
 
     def track_drift(self, space: int, empty_reading: float, weight: float = 0.2) -> None:
         """Follow a slow baseline drift of an empty space from a reading known to be empty.

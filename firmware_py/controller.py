@@ -6,8 +6,9 @@ reference (`reference`), and the controller moves between its modes:
 
     mode         shows                                   goes to (on a settled board unless said)
     -----------  --------------------------------------  ----------------------------------------
-    calibrating  the empty board being read; pieces      idle (read), unexplained (a resumed game
-                 to clear, a suspect sensor               differs), link_lost (link down)
+    calibrating  the empty board being read; pieces      idle (read, or confirm: the spaces named
+                 to clear (or confirm them empty)         are empty), unexplained (a resumed game
+                                                          differs), link_lost (link down)
     idle         whose turn: the board matches the game   lifted, removing, over, asking, error,
                                                           unexplained, paused (takeback), link_lost
     lifted       a stack in the hand, its destinations   idle, removing, over, asking, error,
@@ -82,7 +83,7 @@ from .script import Script
 from .set_back import landed_on_set_back
 from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES
-from .startup import start
+from .startup import confirm_empty, start
 from .state import BoardState
 from .unanswered import still_asked
 
@@ -224,11 +225,11 @@ class Controller:
                 cand = self.mismatch.take(self.settler.snapshot)
                 if cand is not None:
                     self.decisions.take_as_is(st, cand, self.settler.snapshot)
-            elif st.mode == "calibrating" and self.faults.suspects:
-                # "The space is empty": its sensor is faulty; play on without it.
-                self.faults.confirm("reads like a piece on an empty board")
-                if self.settler.snapshot is not None:
-                    self._start(self.settler.snapshot)
+            elif st.mode == "calibrating" and st.board.ply_count == 0 and st.extra:
+                # "The spaces named are empty": their readings are their baselines.
+                if confirm_empty(st, self.settler.snapshot, self.faults, self.inference,
+                                 self.reference):
+                    self.decisions.settle_mode(st)
             elif st.mode in ("unexplained", "error") and self.faults.suspects:
                 # "The space is right as it is": its sensor is faulty; play on without it.
                 self.faults.confirm("disagreed with the board (player confirmed)")
@@ -349,7 +350,8 @@ class Controller:
             if answer is not None:
                 cand, exact = answer
                 if self.decisions.answer_fits(st, cand, snap):
-                    self.decisions.resolve(st, cand, snap if exact else None)
+                    if not self.decisions.later_asked(st):
+                        self.decisions.resolve(st, cand, snap if exact else None)
                     return
                 self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S):
@@ -393,6 +395,5 @@ class Controller:
 
     def _start(self, snap) -> None:
         """The first settled snapshot (`startup.start`): idle once the board is as the game says."""
-        if start(self.state, snap, self.faults, self.inference, self.reference,
-                 self.mismatch.unexplained_s):
+        if start(self.state, snap, self.faults, self.inference, self.reference):
             self.decisions.settle_mode(self.state)

@@ -72,6 +72,9 @@ class Decisions:
         self.last: Decision | None = None
         self.set_down_off = SetDownOff()  # illegal set-downs read, the last move open
         self.landing_lifted = LandingLifted()  # the move made final by an error lift there
+        # The answered candidate read afresh, and those agreeing with it up to the asked ply
+        # that differ after it, within the margin (`answer_fits`, `later_asked`).
+        self.afresh: list = []
 
     def act(self, st, d: Decision, snap) -> None:
         """Carry out `d` about the settled `snap` (the module docstring's table)."""
@@ -354,6 +357,7 @@ class Decisions:
         fits another meaning clearly better (by twice the margin): that is no answer; always
         True for a question about the board as it stands (`Questions.ask_as_it_stands`). The
         stack lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
+        self.afresh = []
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
         if self.questions.answer is not None:  # lifted and set back: never where it stood
             self.reference.reseat(self.questions.answer)
@@ -368,8 +372,16 @@ class Decisions:
         best = d.best
         if self.questions.whether:  # (asked whether it landed at all: the answer says so)
             best = next((c for c in d.candidates if c.kind not in HELD_KINDS), None)
+        self.afresh = [] if mine is None else [mine] + self.questions.later_open(
+            mine, d.candidates, self.inference.margin)
         return (mine is None or best is None
                 or mine.chi2 - best.chi2 < 2 * self.inference.margin)
+
+    def later_asked(self, st) -> bool:
+        """After `answer_fits`: the answer names where the asked ply landed, but a later ply
+        still fits landed elsewhere too (`Answers.later_open`): asked about that one, the
+        answer kept (`Answers.narrowed`), rather than one taken on a guess. True when asked."""
+        return len(self.afresh) > 1 and self.questions.narrowed(st, self.afresh)
 
     def take_as_is(self, st, cand, snap) -> None:
         """`snap` shows `cand`'s stacks (no ply): it becomes the reference."""

@@ -2,9 +2,10 @@
 
 A sensor has failed when its reading sits at an ADC rail (no output, a broken supply), never
 moves by a single code while the others show noise (stuck), or is so noisy that the board never
-settles. It may also be the player who says so: a space that reads like a piece on the empty
-board, or the one space that keeps disagreeing with the game, is offered as a *suspect*, and
-confirm marks it faulty.
+settles. It may also be the player who says so: the one space that keeps disagreeing with the
+game is offered as a *suspect*, and confirm marks it faulty. (A space that reads like a piece
+on a new game's empty board is no suspect: confirmed empty, its reading is its baseline,
+`startup.confirm_empty`.)
 
 A faulty sensor is played around: its space's occupancy comes from the game, its reading is
 never evidence (`Inference.unreliable`), and a ply that places on, moves from or lands on it is
@@ -58,17 +59,16 @@ class FaultWatch:
         self.adc_max = adc_max
         self.reading_step = reading_step
         self.faulty: dict[int, str] = {}
-        # Spaces whose sensors may be faulty, if the player confirms: read like pieces on the
-        # empty board at the start, or the one space where the board differs from the game.
+        # Spaces whose sensors may be faulty, if the player confirms: the one space where the
+        # board differs from the game.
         self.suspects: list[int] = []
-        self.suspect_since: float | None = None
         self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
 
     def reset(self) -> None:
         """Trust every sensor again (a new game checks them all afresh)."""
         self.faulty.clear()  # in place: the reference shares it
         self.inference.unreliable = frozenset()
-        self.suspects, self.suspect_since = [], None
+        self.suspects = []
         self._frozen.clear()
 
     def __contains__(self, space: int) -> bool:
@@ -163,19 +163,3 @@ class FaultWatch:
         self.mark(self.suspects, why)
         self.suspects = []
         return True
-
-    def ask_clear(self, st, occupied: list, snap, wait_s: float) -> None:
-        """Pieces on the board at the start: clear them. A space that still reads like a piece
-        after `wait_s` is named as a suspect sensor; confirm says the space is empty."""
-        st.clear_marks()
-        st.mode = "calibrating"
-        if occupied != self.suspects:
-            self.suspects, self.suspect_since = occupied, snap.stable_since
-        if snap.time - self.suspect_since < wait_s:
-            st.extra = occupied
-            st.message = _("clear the board: pieces on {spaces}").format(spaces=names(occupied))
-            return
-        st.error = occupied
-        st.message = _("sensor {spaces} reads like a piece on an empty board: take the piece "
-                       "off, or if the space is empty check it with `dvonn-board diag selftest` "
-                       "and press confirm to play on without it").format(spaces=names(occupied))

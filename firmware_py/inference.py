@@ -30,11 +30,15 @@ import math
 
 from .alternatives import Alternatives
 from .board_model import BoardModel
+from .calibration import NOMINAL_UNIT_MT
 from .candidates import AMEND_NONE, Candidate, Decision, Reachable
 from .rules import Board
 from .spaces import N_SPACES
 
 OCCUPIED_MT = 15.0  # a reading this far from its baseline is a stack (a bottom magnet is >= 40)
+MIN_OCCUPIED_MT = 5.0
+"""However weak a board's pieces read, a stack is never seen on less: ten times the cross-talk of
+a piece on a neighbouring space (0.2-0.5 mT at 25-30 mm)."""
 Z_LIMIT = 8.0
 """A ply that leaves one sensor this many standard deviations from what it says is looked at
 again with positions left open (`second_look`) before anything is decided: however well the
@@ -84,25 +88,39 @@ class Inference(Reachable, Alternatives):
                          if s not in bad and abs(values[s] - cal.baseline[s]) > self.limit(s))
 
     def limit(self, space: int) -> float:
-        """How far (codes) from its baseline a reading on `space` is a stack."""
+        """How far (codes) from its baseline a reading on `space` is a stack: `OCCUPIED_MT`, or
+        less on a board whose pieces have read weaker than the datasheet's (never more, nor less
+        than `MIN_OCCUPIED_MT`). A 7 mm gap on a rough board reads a White or Black piece at
+        14-26 mT: rough 10-bit seed 2, the first Black piece (h3) read -14.4 mT, was seen as
+        nothing, and the next placement was recorded in its place (a wrong ply)."""
         standing = self.standing.get(space)
-        return OCCUPIED_MT * self.model.cal.codes_per_mt if standing is None else standing
+        if standing is not None:
+            return standing
+        cal = self.model.cal
+        weak = min(1.0, cal.typical_unit() / (NOMINAL_UNIT_MT * cal.codes_per_mt))
+        return max(OCCUPIED_MT * weak, MIN_OCCUPIED_MT) * cal.codes_per_mt
 
     def polarity_ok(self, space: int, kind: str, values, stacks) -> bool:
         """Whether the piece just placed on `space` reads like a `kind` piece: by polarity, and
-        a DVONN piece against a White one (same polarity on the reference board) by strength."""
+        a DVONN piece against a White one (same polarity on the reference board) by strength,
+        once this board's pieces have been learned (a saved calibration, an earlier game)."""
         cal = self.model.cal
         if space in self.unreliable:
             return True  # nothing to check the kind with (the placement is asked, not guessed)
         r = values[space] - cal.baseline[space] - self.model.crosstalk_at(space, stacks)
         if (r > 0) != (cal.polarity[kind] > 0):
             return False
-        if kind != "D":
-            return True  # the three DVONN pieces are placed first: none is left to mistake
+        if kind != "D" or not cal.strength_learned():
+            # The three DVONN pieces are placed first: none is left to mistake for them. And
+            # before this board has shown what a piece reads, a weak DVONN piece is no evidence
+            # of a wrong one: the datasheet's strength is not this board's (a 7 mm gap, or N35
+            # magnets at 6 mm, read DVONN pieces at 20.7-24 mT against 57; issue 19: refused,
+            # and confirm marked a healthy sensor faulty).
+            return True
         # DVONN and White differ in strength only (57 against 44.7 mT at the datasheet gain):
-        # less than magnets, sensors and placement spread together before anything is learned.
-        # So a piece is refused only when no DVONN piece on any board could read that weakly
-        # (a White piece placed instead may pass: its place in the record is still right).
+        # less than magnets, sensors and placement spread together. So a piece is refused only
+        # when no DVONN piece could read that weakly against what this board's pieces have
+        # read (a White piece placed instead may pass: its place in the record is still right).
         return abs(r) >= self.model.weakest("D") * cal.typical_unit()
 
     def dithered(self, space: int) -> bool:

@@ -86,6 +86,12 @@ class Mismatch:
         alternatives before the board may be taken as it stands; where it could have gone
         instead, at once), else None."""
         bad = d.illegal_lift
+        if (st.mode == "unexplained" and d.best is None and not bad
+                and set(d.extra) <= set(st.extra) and set(d.lost) <= set(st.missing)):
+            # The difference shown already names these spaces: the same still board read
+            # afresh is no new error (shown as one, the difference came back on the next frame:
+            # the two texts flipped every 0.35 s for ever, issue 19).
+            return None
         if d.best is None and (bad or d.extra) and len(d.lost) <= 1:
             # Something illegal at once: a stack that may not move lifted, a stack set down on
             # an empty space, or the wrong piece placed.

@@ -193,7 +193,8 @@ class Questions(LandingWait, Answers):
         # (Rivals that change the last recorded move are compared with the others' plies
         # after that move: the same ply number is the same player's.)
         kept = self.before  # (the open question's, should this one not be asked)
-        self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
+        if not self.known:  # (what the player has answered is counted from the same move)
+            self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
         if len({c.key for c in rivals}) == 1:
             rivals = rivals + self._kept_with(rivals[0], candidates)
         if self.known:  # only those that agree with what the player has answered so far

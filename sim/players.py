@@ -395,12 +395,39 @@ class Players(PlyMotions, SeeingOut):
             return
         deadline = self.board.now + self.ack_timeout
         yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), [])
-                           or bool(self._misread(self.leds(now))))
+                           or bool(self._misread(self.leds(now)))
+                           or bool(self._named_empty(self.leds(now))))
+        if self._named_empty(self.leds()):
+            yield from self._confirm_empty()
+            deadline = self.board.now + self.ack_timeout
+            yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
         if self._misread(self.leds()):
             yield from self._confirm_if_right()
             yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
         if not self._acknowledged(self.leds(), []):
             self._complain(f"board not ready for ply {self.truth.ply_count + 1}: {self.leds()}")
+
+    def _named_empty(self, view: LedView) -> list[int]:
+        """The spaces a new game's board names as pieces to clear (`extra` while it calibrates)
+        when every one is empty: what a person who looks at them sees (a sensor's offset)."""
+        if self.truth.ply_count or not view.shows("calibrating"):
+            return []
+        named = view.spaces("extra")
+        return named if named and not any(self.board.stacks[s] for s in named) else []
+
+    def _confirm_empty(self):
+        """Named as pieces to clear, the spaces are empty: the player looks, and says so as the
+        board's message asks (confirm). At most twice."""
+        for _ in range(2):
+            yield self._pause(self._draw("react"))
+            self._view = None
+            named = self._named_empty(self.leds())
+            if not named:
+                return
+            self._note(f"confirming {' '.join(SPACES[s] for s in named)} empty")
+            self.board.press("confirm")
+            yield self._pause(0.5)
+            self._look_afresh()
 
     def _acknowledged(self, view: LedView, left: list[int]) -> bool:
         """The LEDs show the truth's next turn and nothing to sort out."""

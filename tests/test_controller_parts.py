@@ -18,7 +18,7 @@ from firmware_py.spaces import INDEX, N_SPACES, SPACES
 from firmware_py.state import BoardState
 from tests.simgames import placed_board
 
-E3, F3 = INDEX["e3"], INDEX["f3"]
+E3, F3, G3 = INDEX["e3"], INDEX["f3"], INDEX["g3"]
 
 
 @pytest.mark.parametrize("module", [faults, recorder, reference, script, set_down_off,
@@ -304,6 +304,31 @@ def test_one_space_off_offers_its_sensor_as_the_suspect():
     st = BoardState(board=board)
     m.show(st, snap(values), pending={})
     assert watch.suspects == [F3] and "press confirm" in st.message
+
+
+def test_a_difference_shown_is_not_flipped_to_an_error_about_the_same_spaces():
+    # Issue 19 (rough 12-bit, N35 magnets at 6 mm, seed 1, before DVONN pieces were taken by
+    # polarity alone): "nothing may be set down on e1, j2" and "the board does not match the
+    # game: take off e1, j2" took turns every 0.35 s, the still board read afresh each time.
+    cal, inference, watch = parts()
+    board = Board()
+    board.push(Ply(-1, E3))
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    values = list(cal.baseline)
+    values[E3] += 57 * cal.codes_per_mt
+    values[F3] += 40 * cal.codes_per_mt
+    values[G3] += 40 * cal.codes_per_mt
+    st = BoardState(board=board)
+    m.show(st, snap(values), pending={})
+    assert st.mode == "unexplained" and st.extra == [F3, G3]
+    shown = st.message
+    error = Decision("unexplained", extra=[F3, G3])  # two stacks set down where none may go
+    assert m.unexplained(st, error, snap(values), {}) is None
+    assert st.mode == "unexplained" and st.message == shown and m.stats["errors"] == 0
+    fresh = BoardState(board=board)  # the same decision with no difference shown yet
+    m.unexplained(fresh, error, snap(values), {})
+    assert fresh.mode == "error" and fresh.error == [F3, G3]  # not shown yet: the error
 
 
 def test_an_illegal_landing_is_an_error_there():

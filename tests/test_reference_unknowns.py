@@ -2,6 +2,8 @@
 anywhere its placement allows, drift under standing stacks, a second look with positions left
 open, and the DVONN strength check that refuses only the impossible."""
 
+import pytest
+
 from firmware_py.board_model import BoardModel
 from firmware_py.calibration import Calibration
 from firmware_py.inference import Inference
@@ -124,9 +126,47 @@ def test_the_dvonn_check_refuses_only_what_no_dvonn_piece_could_read():
     empty = [()] * N_SPACES
     values = list(cal.baseline)
     unit = cal.typical_unit()
-    values[E3] = cal.baseline[E3] + unit  # a White piece, at the datasheet gain
+    values[E3] = cal.baseline[E3] + 0.5 * unit
+    # Nothing learned: the datasheet's strength is not this board's (a 7 mm gap, N35 magnets:
+    # issue 19), so a weak DVONN piece is taken by its polarity alone.
+    assert inference.polarity_ok(E3, "D", values, empty)
+    cal.response[G3], cal.kind[G3] = unit, "W"  # this board's White piece read (as the datasheet)
+    cal.changed()
+    values[E3] = cal.baseline[E3] + unit  # a White piece
     assert inference.polarity_ok(E3, "D", values, empty)  # a weak DVONN piece reads so
     values[E3] = cal.baseline[E3] + 0.5 * unit
     assert not inference.polarity_ok(E3, "D", values, empty)  # no DVONN piece reads so
     values[E3] = cal.baseline[E3] - 1.3 * unit  # the other colour
     assert not inference.polarity_ok(E3, "D", values, empty)
+
+
+def test_a_weak_board_s_dvonn_piece_is_taken_by_polarity_until_pieces_are_learned():
+    cal, inference, _ = parts()
+    empty = [()] * N_SPACES
+    values = list(cal.baseline)
+    # Rough 10-bit, 7 mm gap, seed 1: the first DVONN piece (i1) read 20.7 mT, the datasheet's
+    # White piece 44.7 (N35 magnets at 6 mm: 22.9-24).
+    values[E3] += 20.7 * cal.codes_per_mt
+    assert inference.polarity_ok(E3, "D", values, empty)
+    values[E3] = cal.baseline[E3] - 20.7 * cal.codes_per_mt
+    assert not inference.polarity_ok(E3, "D", values, empty)  # upside down: refused
+
+
+def test_a_weak_board_sees_a_piece_on_less_once_its_dvonn_pieces_have_read_weak():
+    # Rough 10-bit, 7 mm gap, seed 2: the DVONN pieces read 20.7-27 mT, then the first Black
+    # piece -14.4 mT, under the datasheet board's 15 mT: unseen, and the next placement was
+    # recorded in its place.
+    cal, inference, _ = parts()
+    values = list(cal.baseline)
+    values[E3] -= 14.4 * cal.codes_per_mt
+    assert E3 not in inference.occupancy(values)  # nothing learned: the datasheet's 15 mT
+    for s, mt in ((A1, 20.7), (K5, 20.7), (G3, 27.4)):
+        cal.response[s], cal.kind[s] = mt * cal.codes_per_mt, "D"
+    cal.changed()
+    assert E3 in inference.occupancy(values)
+    values[E3] = cal.baseline[E3] - 4.0 * cal.codes_per_mt  # never on less than 5 mT
+    assert E3 not in inference.occupancy(values)
+    for s in (A1, K5, G3):
+        cal.response[s] = 57.0 * cal.codes_per_mt  # the datasheet board: 15 mT as before
+    cal.changed()
+    assert inference.limit(E3) == pytest.approx(15.0 * cal.codes_per_mt, rel=0.01)

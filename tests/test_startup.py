@@ -4,19 +4,22 @@ stand as recorded (the right way up) before play goes on."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from firmware_py import reference
 from firmware_py.rules import Board, Ply
-from firmware_py.startup import start
+from firmware_py.startup import confirm_empty, start
 from firmware_py.state import BoardState
 from tests.test_controller_parts import E3, F3, parts, snap
 
 
-def started(board, values, wait_s=3.0):
-    """(what `start` returned, the state, the reference) for a first snapshot `values`."""
+def started(board, values):
+    """(what `start` returned, the state, the reference, the fault watch) for a first snapshot
+    `values`."""
     cal, inference, watch = parts()
     ref = reference.Reference(inference.model, watch.faulty, inference)
     st = BoardState(board=board, mode="calibrating")
-    return start(st, snap(values), watch, inference, ref, wait_s), st, ref, watch
+    return start(st, snap(values), watch, inference, ref), st, ref, watch
 
 
 def with_piece_on(cal, space, mt=40):
@@ -37,6 +40,42 @@ def test_pieces_on_a_new_game_s_board_are_to_be_cleared_first():
     ok, st, ref, watch = started(Board(), with_piece_on(cal, F3))
     assert not ok and ref.values is None
     assert st.extra == [F3] and st.mode == "calibrating"
+
+
+def test_spaces_confirmed_empty_take_their_readings_as_baselines_and_none_is_faulty():
+    # Issue 19: cheap Hall sensors sit up to +-20 mT off mid-scale; on the first start they
+    # read like pieces. Confirm says "these spaces are empty": an offset, not a fault.
+    cal = parts()[0]
+    values = with_piece_on(cal, F3, mt=-19)
+    values[E3] += 17 * cal.codes_per_mt
+    ok, st, ref, watch = started(Board(), values)
+    assert not ok and st.extra == sorted([E3, F3]) and st.mode == "calibrating"
+    assert "press confirm" in st.message and "taken as empty" in st.message
+    inference = ref.inference
+    assert confirm_empty(st, snap(values), watch, inference, ref)
+    assert not watch.faulty and not st.extra
+    assert ref.values == tuple(values) and inference.model.cal.baseline == values
+    assert not inference.occupancy(values)
+
+
+def test_a_space_confirmed_empty_whose_sensor_is_stuck_is_marked_faulty():
+    cal = parts()[0]
+    values = with_piece_on(cal, F3)  # reads like a piece, and never moves by one code
+    ok, st, ref, watch = started(Board(), values)
+    assert not ok and st.extra == [F3] and not watch.faulty  # a piece? the player's call
+    still = dataclasses.replace(snap(values, spread=1.0),
+                                spread=tuple(0.0 if s == F3 else 1.0 for s in range(49)))
+    assert confirm_empty(st, still, watch, ref.inference, ref)
+    assert list(watch.faulty) == [F3] and "stuck" in watch.faulty[F3]
+
+
+def test_a_piece_set_down_after_the_spaces_were_named_is_named_in_turn():
+    cal = parts()[0]
+    ok, st, ref, watch = started(Board(), with_piece_on(cal, F3))
+    values = with_piece_on(cal, F3)
+    values[E3] += 40 * cal.codes_per_mt
+    assert not confirm_empty(st, snap(values), watch, ref.inference, ref)
+    assert st.extra == [E3] and ref.values is None and not watch.faulty
 
 
 def test_a_resumed_game_whose_pieces_differ_is_unexplained_until_set_up():
