@@ -84,3 +84,24 @@ def test_an_answer_about_one_ply_leaves_the_next_asked_never_guessed():
     weakest = {"sensor_gap_mm": 7.0, "magnets": {k: {"br_mt": 1200.0} for k in "WBD"}}
     r, faulty, _ = played(3, "rough", 10, weakest)
     assert exact(r) and not faulty
+
+
+def test_a_game_on_cheap_sensors_resumes_after_a_pulled_plug_on_the_baselines_play_kept():
+    """`play` keeps the first empty board's baselines when no calibration was made
+    (`commands.play.keep_first_baselines`): the game resumed after a pulled plug reads its
+    stacks against them (against mid-scale, empty spaces read like stacks: it never started)."""
+    from firmware_py.calibration import Calibration
+    cal = Calibration.nominal()
+    kept = []
+
+    def keep(_c, _board):
+        if cal.baseline_known and not kept:
+            kept.append(cal.to_json())  # what play saves, once the empty board is read
+
+    first = play_game(seed=1, mistakes=0.3, board=OFFSET20, max_plies=30, trace=keep,
+                      controller_options={"calibration": cal})
+    assert first.match and len(first.record) == 30
+    resumed = play_game(seed=1, mistakes=0.3, board=OFFSET20, start=first.record, max_plies=42,
+                        controller_options={"calibration": Calibration.from_json(kept[0])})
+    assert resumed.match and resumed.wrong == 0 and not resumed.stalled
+    assert len(resumed.record) == 42

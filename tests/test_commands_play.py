@@ -186,3 +186,54 @@ def test_play_tells_the_controller_the_step_of_the_sources_readings(monkeypatch,
                             (s, RecordingLeds(), None), raising=False)
         assert main(["play", "--db", str(tmp_path / "g.sqlite3")]) == 130
         assert seen[-1] == step
+
+
+class Subscribers:
+    """The part of a Session that keep_first_baselines uses."""
+
+    def __init__(self):
+        self.callbacks = []
+
+    def subscribe(self, callback):
+        self.callbacks.append(callback)
+        return lambda: self.callbacks.remove(callback)
+
+    def changed(self):
+        for callback in list(self.callbacks):
+            callback(self)
+
+
+def test_the_first_empty_board_s_baselines_are_kept_when_no_calibration_was_made(tmp_path):
+    """A cheap sensor's offset, confirmed empty in the first game, is known after a pulled plug:
+    saved once the empty board is read, never over a file the player made."""
+    from firmware_py.calibration import Calibration, load_or_nominal
+    path = tmp_path / "calibration.json"
+    cal = Calibration.nominal()
+    session = Subscribers()
+    play.keep_first_baselines(session, cal, path)
+    session.changed()
+    assert not path.exists()  # nothing read yet: mid-scale is no baseline
+    values = [2048.0 + (37.0 if s == 5 else 0.0) for s in range(49)]  # one sensor 18 mT off
+    cal.set_empty(values, [1.0] * 49)
+    session.changed()
+    saved = load_or_nominal(path)
+    assert saved.baseline_known and saved.baseline[5] == 2085.0
+    assert session.callbacks == []  # saved once
+
+    made = Calibration.nominal()  # a file the player made with `diag calibrate` stays
+    made.set_empty([2000.0] * 49, [1.0] * 49)
+    made.save(path)
+    play.keep_first_baselines(session, cal, path)
+    assert session.callbacks == []
+    assert load_or_nominal(path).baseline[5] == 2000.0
+
+
+def test_baselines_that_cannot_be_saved_do_not_stop_the_game(tmp_path, caplog):
+    from firmware_py.calibration import Calibration
+    cal = Calibration.nominal()
+    session = Subscribers()
+    (tmp_path / "ro").write_text("a file, not a folder")
+    play.keep_first_baselines(session, cal, tmp_path / "ro" / "calibration.json")
+    cal.set_empty([2048.0] * 49, [1.0] * 49)
+    session.changed()  # no exception
+    assert "could not save the board's baselines" in caplog.text

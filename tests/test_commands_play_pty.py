@@ -11,6 +11,7 @@ import sys
 import time
 
 
+from firmware_py.calibration import Calibration
 from firmware_py.colours import BY_RGB
 from firmware_py.interfaces import BLANK
 from firmware_py.rules import Board, Ply
@@ -51,7 +52,7 @@ def plies(db) -> list[str]:
 def start_play(port, db, tmp_path, *options):
     return subprocess.Popen(
         [sys.executable, "-m", "firmware_py", "play", "--port", port, "--db", str(db),
-         "--calibration", str(tmp_path / "none.json"), *options],
+         "--calibration", str(tmp_path / "calibration.json"), *options],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=os.getcwd(),
         env={**os.environ, "COLUMNS": "100"})
 
@@ -84,6 +85,8 @@ def test_play_over_the_serial_link_survives_a_pulled_plug(tmp_path):
             play.send_signal(signal.SIGKILL)  # the plug is pulled
             play.wait()
         assert plies(db) == ["e3", "f3", "g3"]
+        # No calibration was made: the first empty board's baselines were kept for the resume.
+        assert Calibration.load(tmp_path / "calibration.json").baseline_known
         with scanner.lock:  # no power, no light: the old LED frame must not pass for the new one
             scanner.board.show(BLANK)
 

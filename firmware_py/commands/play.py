@@ -11,11 +11,14 @@ button, or `dvonn-board games takeback` from another terminal.
 
 from __future__ import annotations
 
+import logging
 import sys
 import warnings
 
 from ..errors import DvonnError, HardwareUnavailable, ProfileError, StoreError
 from .games import add_db_argument
+
+log = logging.getLogger(__name__)
 
 ORDER = 10
 
@@ -110,6 +113,25 @@ def calibration_path(args):
         return args.calibration
     from ..diag.calibrate import default_path
     return default_path()
+
+
+def keep_first_baselines(session, calibration, path) -> None:
+    """With no calibration file at `path` yet, save the baselines this board's first empty board
+    gives (read, or confirmed empty: a cheap Hall sensor sits up to 20 mT off mid-scale), so
+    that a game resumed after a pulled plug knows which readings are empty spaces. A file the
+    player made (`diag calibrate`) is never overwritten."""
+    from pathlib import Path
+    if path is None or Path(path).exists():
+        return
+
+    def save(_session) -> None:
+        if calibration.baseline_known:
+            unsubscribe()
+            try:
+                calibration.save(path)
+            except OSError as e:  # a read-only card: the game goes on, resuming as before
+                log.warning("could not save the board's baselines to %s: %s", path, e)
+    unsubscribe = session.subscribe(save)
 
 
 PROFILE_KINDS = {"white": "W", "black": "B", "dvonn": "D"}
@@ -227,6 +249,7 @@ def run(args) -> int:
                           computer=(study.computer or thinkers_from(args)) + remote.thinkers,
                           time_control=args.clock, hints=args.hints != "off", voice=voice)
         session.rebuild = study.rebuild or remote.rebuild or session.rebuild  # stacks to set up
+        keep_first_baselines(session, calibration, calibration_path(args))
     except (DvonnError, OSError) as e:
         remote.stop()
         for part in (leds, source, buttons):
