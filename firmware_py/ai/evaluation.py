@@ -132,7 +132,8 @@ Weights for the first half of the moving phase (round 14: EARLY_WEIGHTS, interpo
 from 42 stacks down to 30), against these throughout, by `python -m firmware_py.ai.trial
 early.NAME=VALUE ... --against default --placements own --games 100 --seed 7` (equal nodes: one
 set of weights per stack count costs nothing measurable): moves 25, mobile 25, near1 160, near2
-70: 46-0-54 (46.0 %); moves 30, mobile 20, latent 30, near2 60: 55-3-42 (56.5 %), adopted (against
+70: 46-0-54 (46.0 %); moves 30, mobile 20, latent 30, near2 60: 55-3-42 (56.5 %) and, with
+`early=none --seed 8` after it was adopted, 50-2-48 for it (51.0 %): adopted (against
 PrimaDvonna 21.7 % of 120 games where main had 19.6 % the same hour); moves 20, mobile 10, latent
 35, near1 140, near2 70, against that: 48-5-47 (50.5 %), and no better against PrimaDvonna."""
 DEFAULT_WEIGHTS = Weights()
