@@ -91,14 +91,14 @@ class AIPlayer(Player):
                  nodes: int | None = None, depth: int | None = None,
                  seconds: float | None = None, game: float | None = None,
                  name: str | None = None, weights: "ai.Weights | None" = None,
-                 setup: "ai.SetupWeights | None" = None):
+                 setup: "ai.SetupWeights | None" = None, early=ai.EARLY_WEIGHTS):
         super().__init__(seed)
         ai.level_seconds(level)  # validates the level
         self.level, self.nodes, self.depth, self.seconds = level, nodes, depth, seconds
         self.name = name or f"ai:{level}"
-        # weights, setup: evaluation weights on trial (ai.trial); the defaults otherwise
+        # weights, setup, early: evaluation weights on trial (ai.trial); the defaults otherwise
         self.searcher = ai.Searcher(self.rng, weights=weights or ai.DEFAULT_WEIGHTS,
-                                    setup=setup or ai.DEFAULT_SETUP)
+                                    setup=setup or ai.DEFAULT_SETUP, early=early)
         self.clock = ai.GameClock(game) if game is not None else None
         self.last: ai.SearchResult | None = None
 

@@ -434,6 +434,21 @@ def test_trial_tries_placement_search_weights_from_own_placements_only(capsys):
     assert "no weight 'setup.speed'" in capsys.readouterr().err
 
 
+def test_trial_tries_weights_of_the_first_half_of_the_moving_phase(capsys):
+    from firmware_py.ai import trial
+
+    assert trial.main(["early.latent=40", "--placements", "own", "--games", "2",
+                       "--against", "default", "--budget-scale", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "early Weights(" in out and "latent=40" in out and "own placements   2 games" in out
+    assert trial.main(["early=none", "--placements", "own", "--games", "2",
+                       "--against", "default", "--budget-scale", "0.01"]) == 0
+    assert "early None" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        trial.main(["early.latent=x"])
+    assert "whole number" in capsys.readouterr().err
+
+
 def test_texel_fit_gives_back_the_weights_the_outcomes_were_drawn_from():
     """Labelled with the win chances the weights in force give, the logistic fit recovers
     those weights (in their own units) and beats them on a log loss only by rounding."""

@@ -26,8 +26,8 @@ import time
 
 from ..rules import N_PLACEMENTS, Board, Ply
 from .clock import GameClock
-from .evaluation import (DEFAULT_WEIGHTS, INF, WIN, Weights, evaluate, final_value, side_terms,
-                         terms)
+from .evaluation import (DEFAULT_WEIGHTS, EARLY_WEIGHTS, INF, WIN, Weights, evaluate,
+                         final_value, side_terms, terms)
 from .placement import DEFAULT_PLACEMENT, PlacementWeights, choose_dvonn, place_value
 from .placement_search import DEFAULT_SETUP, SetupWeights, search_placement
 from .search import SearchResult, Searcher
@@ -198,7 +198,7 @@ class Thinker:
         return not thread.is_alive()
 
 
-__all__ = ["choose", "choose_ply", "Thinker", "Searcher", "SearchResult", "GameClock",
+__all__ = ["choose", "choose_ply", "EARLY_WEIGHTS", "Thinker", "Searcher", "SearchResult", "GameClock",
            "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",

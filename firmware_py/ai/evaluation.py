@@ -126,8 +126,46 @@ latent=20 --against default --placements own --games 200 --seed 7 --trial-scale 
 same with `--seed 8`: 116-5-79 (59.2 %) and 119-6-75 (61.0 %), 235-11-154 over 400 games
 (60.1 %, about 4 standard errors above 50 %; the term costs no measurable time: 1.007x main's
 nodes a CPU second). Adopted; `latent=0` now plays the other side of those games. latent=40
-against 20 (the same command, seed 7): 96-6-98 (49.5 %)."""
+against 20 (the same command, seed 7): 96-6-98 (49.5 %).
+
+Weights for the first half of the moving phase (round 14: EARLY_WEIGHTS, interpolated to these
+from 42 stacks down to 30), against these throughout, by `python -m firmware_py.ai.trial
+early.NAME=VALUE ... --against default --placements own --games 100 --seed 7` (equal nodes: one
+set of weights per stack count costs nothing measurable): moves 25, mobile 25, near1 160, near2
+70: 46-0-54 (46.0 %); moves 30, mobile 20, latent 30, near2 60: 55-3-42 (56.5 %) and, with
+`early=none --seed 8` after it was adopted, 50-2-48 for it (51.0 %): adopted (against
+PrimaDvonna 21.7 % of 120 games where main had 19.6 % the same hour); moves 20, mobile 10, latent
+35, near1 140, near2 70, against that: 48-5-47 (50.5 %), and no better against PrimaDvonna."""
 DEFAULT_WEIGHTS = Weights()
+
+# The weights of the first half of the moving phase (round 14 of docs/engine-strength.md): with
+# EARLY_FULL or more stacks on the board (DVONN stacks included: 49 at the first move) the
+# search's leaves are valued by EARLY_WEIGHTS, with EARLY_PLAIN or fewer by the weights in
+# force, each weight linearly in between (`phase_weights`; `leaf.Leaf(weights, early)`). A
+# hemmed-in stack's moves are worth about as much as a free one there, free moves and mobile
+# stacks less, stacks two spaces from a DVONN piece more: what PrimaDvonna's positions have and
+# our weights undervalued (round 12). `evaluate()` values by one set of weights. None: one set
+# throughout. How they were chosen: TUNING, last paragraph.
+EARLY_WEIGHTS: Weights | None = Weights(moves=30, mobile=20, latent=30, near2=60)
+EARLY_FULL = 42
+EARLY_PLAIN = 30
+
+
+def phase_weights(early: Weights, late: Weights, stacks: int, full: int = EARLY_FULL,
+                  plain: int = EARLY_PLAIN) -> Weights:
+    """The weights for a position with `stacks` stacks on the board: `early` from `full`
+    stacks up, `late` from `plain` down, each weight interpolated (truncated) between.
+
+    >>> phase_weights(Weights(moves=20), Weights(moves=40), 36, 42, 30).moves
+    30
+    """
+    if stacks >= full:
+        return early
+    if stacks <= plain:
+        return late
+    f = (stacks - plain) / (full - plain)
+    return Weights(**{k: int(getattr(late, k) + (getattr(early, k) - getattr(late, k)) * f)
+                      for k in Weights.__dataclass_fields__})
 
 
 def side_terms(board: Board, player: int) -> tuple[int, int, int, int, int, int]:

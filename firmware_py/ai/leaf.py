@@ -6,6 +6,8 @@ computes it in one function with the weights and the space-worth planes (`worth.
 hand: no tuples per side, no lookups by the weights' id, and the side to move's mobility
 checked before the rest (a mover who must pass, or a finished game, is None at once). It
 returns exactly what `value(board, weights, *both_sides(board))` does (tests/test_ai_leaf.py).
+`Leaf(weights, early)` values each position by `evaluation.phase_weights(early, weights, n)` for
+its n stacks instead (the search's default: `evaluation.EARLY_WEIGHTS`).
 
 >>> from firmware_py.rules import Board
 >>> from .evaluation import evaluate
@@ -17,7 +19,7 @@ True
 from __future__ import annotations
 
 from ..rules import DEST, MAX_MOBILE_HEIGHT, WHITE, Board
-from .evaluation import DEFAULT_WEIGHTS, Weights
+from .evaluation import DEFAULT_WEIGHTS, EARLY_FULL, EARLY_PLAIN, Weights, phase_weights
 from .worth import CACHE, build, kept
 
 # A single piece's six moves counted at once: six copies of the singles, each shifted by 13
@@ -35,9 +37,20 @@ _FIRST = (1 << _LANE) - 1
 class Leaf:
     """A callable: board -> the value for the player to move, None if that player cannot move."""
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS):
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, early: Weights | None = None,
+                 full: int = EARLY_FULL, plain: int = EARLY_PLAIN):
         self.weights = weights
         self._planes = kept(weights)  # worth.planes' own, shared: memory as before
+        # early: the weights by stacks on the board (evaluation.phase_weights), one set per
+        # count (the same object where they are equal, so the planes are shared).
+        self._by_n = None
+        if early is not None and early != weights:
+            by_n = []
+            for n in range(50):
+                w = phase_weights(early, weights, n, full, plain)
+                by_n.append(by_n[-1] if by_n and by_n[-1] == w else w)
+            self._by_n = tuple(by_n)
+            self._planes_by_n = tuple(kept(w) for w in by_n)
 
     def __call__(self, board: Board) -> int | None:
         occ = board._occ
@@ -133,13 +146,19 @@ class Leaf:
             h = len(st[low.bit_length() - 1])
             if h > cb:
                 cb = h
-        wt = self.weights
+        if self._by_n is None:
+            wt = self.weights
+            planes = self._planes
+        else:
+            n = occ.bit_count()
+            wt = self._by_n[n]
+            planes = self._planes_by_n[n]
         dv = board._dv
-        pl = self._planes.get(dv)
+        pl = planes.get(dv)
         if pl is None:
-            if len(self._planes) >= CACHE:
-                self._planes.clear()
-            pl = self._planes[dv] = build(wt, dv)
+            if len(planes) >= CACHE:
+                planes.clear()
+            pl = planes[dv] = build(wt, dv)
         v = (wt.stacks * (w_own.bit_count() - b_own.bit_count()) + wt.material * (matw - matb)
              + wt.moves * (mw - mb) + wt.mobile * (kw - kb) + wt.latent * (lw - lb)
              + wt.prey * ((tw & b_own).bit_count() - (tb & w_own).bit_count()))

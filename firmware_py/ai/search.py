@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..rules import MOVE_PLY, N_PLACEMENTS, PASS, S2P, WHITE, Board, Ply
 from .clock import next_iteration_fits
-from .evaluation import DEFAULT_WEIGHTS, INF, Weights, final_value
+from .evaluation import DEFAULT_WEIGHTS, EARLY_WEIGHTS, INF, Weights, final_value
 from .leaf import Leaf
 from .ordering import ordered_moves
 from .placement import (DEFAULT_PLACEMENT, PlacementWeights, closeness, jitter_masks,
@@ -106,10 +106,11 @@ class Searcher:
     def __init__(self, rng: _random.Random | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  placement: PlacementWeights = DEFAULT_PLACEMENT,
                  table_bits: int | None = None, setup: SetupWeights = DEFAULT_SETUP,
-                 late_reductions: bool = True):
+                 late_reductions: bool = True, early: Weights | None = EARLY_WEIGHTS):
         self.rng = rng if rng is not None else _random.Random()
         self.weights = weights
-        self._leaf = Leaf(weights)
+        # early: the weights of the first half of the moving phase (evaluation.phase_weights)
+        self._leaf = Leaf(weights, early)
         self.placement = placement
         self.setup = setup  # for the placements searched on their own (ai.choose)
         self.jitter = jitter_masks(self.rng) if placement.jitter else (0, 0)

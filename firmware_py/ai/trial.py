@@ -10,6 +10,9 @@ budget for the level, times --budget-scale), colours alternating: once from each
 placements, once from shared placement phases played by ai:classic (games 2k-1 and 2k from the
 same one, colours swapped). Node budgets make it repeatable: the same arguments give the same
 games. `ai.tune` fits weights to outcomes; only matches like these show they play better.
+`early.NAME=VALUE` changes a weight of the first half of the moving phase
+(`evaluation.EARLY_WEIGHTS`, interpolated to the others by the stacks left; `early=none`: one set
+of weights throughout), for the trial side only.
 A change that makes a node dearer is tried at equal time with `--trial-scale F`: the trial
 side's budget times F, its nodes a CPU second over those of the weights in force (measure them
 with `python -m firmware_py.tools.bench_ai --only speed --before main`).
@@ -23,13 +26,13 @@ import sys
 import time
 
 from . import DEFAULT_LEVEL, LEVEL_NODES
-from .evaluation import DEFAULT_WEIGHTS, Weights
+from .evaluation import DEFAULT_WEIGHTS, EARLY_WEIGHTS, Weights
 from .placement_search import DEFAULT_SETUP, SetupWeights
 
 
 def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
           shared: bool, setup: SetupWeights = DEFAULT_SETUP, on_game=None,
-          trial_scale: float = 1.0) -> dict:
+          trial_scale: float = 1.0, early: Weights | None = EARLY_WEIGHTS) -> dict:
     """Results of `weights` (as the --white player of a match) against the opponent.
     on_game(result): called after each game."""
     from ..match import play_match, play_openings
@@ -48,7 +51,7 @@ def trial(weights: Weights, games: int, seed: int, scale: float, against: str,
         if spec != name:
             return None
         return AIPlayer(DEFAULT_LEVEL, seed_, nodes=mine, name=name, weights=weights,
-                        setup=setup)
+                        setup=setup, early=early)
 
     openings = play_openings("ai:classic,nodes=2000", (games + 1) // 2, seed) if shared else None
     _, summary = play_match(name, other, games, seed, openings=openings, make=make,
@@ -61,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("changes", nargs="*", metavar="NAME=VALUE",
                    help="evaluation weights to change (the others stay as they are); "
-                        "setup.NAME=VALUE: a weight of the placement search")
+                        "setup.NAME=VALUE: a weight of the placement search; "
+                        "early.NAME=VALUE: a weight of the first half of the moving phase "
+                        "(evaluation.EARLY_WEIGHTS, from the weights in force if None); "
+                        "early=none: one set of weights throughout")
     p.add_argument("--games", type=int, default=60, help="games per match (default 60)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--budget-scale", type=float, default=0.15, metavar="F",
@@ -77,9 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     names = [f.name for f in dataclasses.fields(Weights)]
     setup_names = [f"setup.{f.name}" for f in dataclasses.fields(SetupWeights)]
-    changes, setup_changes = {}, {}
+    early_names = [f"early.{f.name}" for f in dataclasses.fields(Weights)]
+    changes, setup_changes, early_changes = {}, {}, {}
+    no_early = False
     for item in args.changes:
         key, _, number = item.partition("=")
+        if item == "early=none":
+            no_early = True
+            continue
+        if key in early_names:
+            try:
+                early_changes[key[len("early."):]] = int(number)
+            except ValueError:
+                p.error(f"{item!r}: the value must be a whole number (hundredths of a piece)")
+            continue
         if key not in names + setup_names:
             p.error(f"{item!r}: no weight {key!r} (weights: {', '.join(names + setup_names)})")
         try:
@@ -94,7 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games must be at least 1 and --budget-scale more than 0")
     weights = dataclasses.replace(DEFAULT_WEIGHTS, **changes)
     setup = dataclasses.replace(DEFAULT_SETUP, **setup_changes)
-    print(f"# {weights} {setup} against {args.against}, seed {args.seed}", flush=True)
+    early = None if no_early else EARLY_WEIGHTS
+    if early_changes:
+        early = dataclasses.replace(early or weights, **early_changes)
+    print(f"# {weights} early {early} {setup} against {args.against}, seed {args.seed}",
+          flush=True)
     kinds = {"own": (False,), "same": (True,), "both": (False, True)}[args.placements]
     tally = [0.0, 0]
 
@@ -108,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tally[:] = [0.0, 0]
         s = trial(weights, args.games, args.seed, args.budget_scale, args.against, shared,
-                  setup, progress if args.progress else None, args.trial_scale)
+                  setup, progress if args.progress else None, args.trial_scale, early)
         r, w, b = s["first_result"], s["first_as"]["white"], s["first_as"]["black"]
         print(f"{'same placements' if shared else 'own placements':16} {args.games} games: "
               f"{r['wins']}-{r['draws']}-{r['losses']} ({100 * s['first_score_rate']:.1f} %; as "
