@@ -66,7 +66,7 @@ class Reference:
         self.set_back: set[int] = set()
         # Each sensor's drift, learned from the baselines followed: the reference is read
         # moved on by it (`explain`, `misfits`).
-        self.drift = Drift()
+        self.drift = Drift(self.cal.codes_per_mt)
 
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
@@ -95,7 +95,10 @@ class Reference:
                 self._late = (snap.time, landed)
         self._contact_to_come(snap)
         followed: set[int] = set()
+        disturbed: set[int] = set()  # a stack changed within two spaces: no drift to learn
         if self.values is not None and self.stacks is not None:
+            changed = [t for t in range(N_SPACES) if stacks[t] != self.stacks[t]]
+            disturbed = set(changed).union(*(NEAR[t] for t in changed))
             followed = self._follow_drift(snap, stacks)
             # What no reading follows (a stack next to a move, one landed on) drifts on at its
             # rate; empty spaces too, before their readings correct it.
@@ -114,7 +117,7 @@ class Reference:
             if not stacks[s] and s not in self.faulty:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
-        self.drift.learn(cal.baseline, snap.time)
+        self.drift.learn(cal.baseline, snap.time, disturbed)
 
     def _hovering(self, before_stacks, stacks, snap) -> None:
         """The landings in `stacks` were read from `snap`, a board only just settled: each
@@ -191,12 +194,12 @@ class Reference:
     def nudged(self, space: int) -> None:
         """Something was set down on the stack on `space` and taken off again (an illegal
         set-down): the stack below may have been pushed aside, so its own reading may have
-        moved by as much as a nudge does (`BoardModel.nudge_span`), until the next reference.
+        moved by as much as a push does (`BoardModel.pushed_span`), until the next reference.
         (Read so on every still board the stack stays there: allowed once.)"""
         if self.values is None or not self.stacks[space]:
             return
         loose = self.inference.loose
-        span = self.model.nudge_span(space, self.stacks[space])
+        span = self.model.pushed_span(space, self.stacks[space])
         self.inference.loose = {**loose, space: _with_nudge(loose, space, span)}
 
     def _landed(self, snap, stacks) -> None:
@@ -234,7 +237,7 @@ class Reference:
         for s in range(N_SPACES):
             if stacks[s] and s not in near and s not in loose and s not in self.faulty:
                 step = snap.values[s] - old[s]
-                if abs(step - self.drift.rate[s] * dt) <= limit:
+                if abs(step - self.drift.fast[s] * dt) <= limit:
                     self.cal.baseline[s] += step
                     followed.add(s)
         return followed
