@@ -12,8 +12,11 @@ follow (a space next to a move) moves on by it too (`advance`).
 
 >>> drift = Drift(codes_per_mt=20.0)  # fast: over 1 mT a minute, 1/3 code a second
 >>> drift.learn([0.0] * 49, 0.0); drift.learn([10.0, 4.0] + [0.0] * 47, 20.0)
->>> drift.rate[:2], drift.predicted([100.0] * 49, 2.0)[:2]
-([0.5, 0.2], (101.0, 100.0))
+>>> drift.rate[:2], drift.predicted([100.0] * 49, 2.0)[:2]  # one window: not yet followed
+([0.5, 0.2], (100.0, 100.0))
+>>> drift.learn([20.0, 8.0] + [0.0] * 47, 40.0)
+>>> drift.predicted([100.0] * 49, 2.0)[:2]
+(101.0, 100.0)
 """
 
 from __future__ import annotations
@@ -62,9 +65,13 @@ class Drift:
             if anchor is None or s in disturbed or time < anchor[0]:
                 self._anchor[s] = (time, baseline[s])
             elif time - anchor[0] >= RATE_WINDOW_S:
-                self.rate[s] = (baseline[s] - anchor[1]) / (time - anchor[0])
+                before, self.rate[s] = self.rate[s], (baseline[s] - anchor[1]) / (time - anchor[0])
                 self._anchor[s] = (time, baseline[s])
-                self.fast[s] = self.rate[s] if abs(self.rate[s]) > self.least else 0.0
+                # Followed once two windows running measure it fast, the same way: drift is
+                # steady, a baseline moved once (an unmodelled neighbour, a warm-up's start) is
+                # not (rough 12-bit m0.3 seed 126: followed after one window, two wrong plies).
+                steady = before * self.rate[s] > 0 and abs(before) > self.least
+                self.fast[s] = self.rate[s] if steady and abs(self.rate[s]) > self.least else 0.0
 
     def advance(self, baseline: list, dt: float, spaces) -> None:
         """Move the baselines of `spaces` on by their rate over `dt` seconds (no reading of

@@ -12,12 +12,15 @@ from firmware_py.spaces import N_SPACES
 
 def test_drift_rates_are_learned_over_a_window_and_carry_the_reference_on():
     drift = Drift(codes_per_mt=20.0)  # followed: over 1 mT a minute, a third of a code a second
+    w = RATE_WINDOW_S
     drift.learn([100.0] * N_SPACES, 0.0)
-    drift.learn([101.0] * N_SPACES, RATE_WINDOW_S / 2)  # too soon to measure
+    drift.learn([101.0] * N_SPACES, w / 2)  # too soon to measure
     assert drift.rate == [0.0] * N_SPACES
-    drift.learn([120.0, 104.0, 130.0] + [100.0] * (N_SPACES - 3), RATE_WINDOW_S, disturbed={2})
+    drift.learn([120.0, 104.0, 130.0, 120.0] + [100.0] * (N_SPACES - 4), w, disturbed={2})
     assert drift.rate[:3] == [1.0, 0.2, 0.0]  # (2: a neighbour changed, measured afresh)
-    assert drift.fast[:2] == [1.0, 0.0]  # 0.6 mT a minute: a sound board's, not followed
+    assert drift.fast[:2] == [0.0, 0.0]  # one window: a baseline moved once, perhaps
+    drift.learn([140.0, 108.0, 130.0, 120.0] + [100.0] * (N_SPACES - 4), 2 * w)
+    assert drift.fast[:4] == [1.0, 0.0, 0.0, 0.0]  # steady; 0.6 mT a minute; new; moved once
     base = [0.0] * N_SPACES
     drift.advance(base, 5.0, [0, 1])
     assert base[:2] == [5.0, 0.0]
