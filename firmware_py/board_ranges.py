@@ -171,6 +171,16 @@ class Ranges:
             self._slope[min(lv, LEVELS - 1)] * self.axial(kind, 0)
             for lv, kind in enumerate(stack))
 
+    def pushed_span(self, space: int, stack) -> float:
+        """The most (codes) `stack` on `space` can read differently after a stack set down on
+        it where it may not go was taken off again: as a landing's push (`nudge_span`), or
+        as far as this board's landings have shown a stack below to move (`LandingFit`: three
+        times their RMS, per bottom piece), when that is more. (nudge_mm 2 on a rough 10-bit
+        board, seed 1: i4 read 18 mT off once j2, set on it by mistake, was taken off and set
+        on i2; the board went on reading j2 set down on i4, an error no one could put right,
+        asked "did you play j2j3?", and stalled.)"""
+        return max(self.nudge_span(space, stack), 3.0 * self.landings.rel() * self.cal.unit(space))
+
     def own_spread(self, level: int) -> float:
         """RMS relative error of a piece's predicted effect at `level` (see `_position_spread`)."""
         return self._own_rel[min(level, LEVELS - 1)]

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from .calibration import NEAR
+from .drift import Drift
 from .faint_stacks import standing_limits
 from .inference import Z_LIMIT
 from .spaces import N_SPACES
@@ -63,6 +64,9 @@ class Reference:
         # The stacks seen gone from their spaces (`reseat`) while their readings are loose:
         # one set back reads as anything (`set_back.landed_on_set_back`).
         self.set_back: set[int] = set()
+        # Each sensor's drift, learned from the baselines followed: the reference is read
+        # moved on by it (`explain`, `misfits`).
+        self.drift = Drift(self.cal.codes_per_mt)
 
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
@@ -71,6 +75,7 @@ class Reference:
         self.set_back = set()
         self._late = None
         self.inference.standing = {}
+        self.drift.reset()
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -89,8 +94,16 @@ class Reference:
             if landed and snap.time - snap.stable_since >= self.inference.hold_s:
                 self._late = (snap.time, landed)
         self._contact_to_come(snap)
+        followed: set[int] = set()
+        disturbed: set[int] = set()  # a stack changed within two spaces: no drift to learn
         if self.values is not None and self.stacks is not None:
-            self._follow_drift(snap, stacks)
+            changed = [t for t in range(N_SPACES) if stacks[t] != self.stacks[t]]
+            disturbed = set(changed).union(*(NEAR[t] for t in changed))
+            followed = self._follow_drift(snap, stacks)
+            # What no reading follows (a stack next to a move, one landed on) drifts on at its
+            # rate; empty spaces too, before their readings correct it.
+            self.drift.advance(self.cal.baseline, snap.time - self.time,
+                               set(range(N_SPACES)) - followed)
             if stacks is not self.stacks:
                 self.before = (self.values, self.frames, self.stacks, self.time)
         self.values = snap.values
@@ -104,6 +117,7 @@ class Reference:
             if not stacks[s] and s not in self.faulty:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
+        self.drift.learn(cal.baseline, snap.time, disturbed)
 
     def _hovering(self, before_stacks, stacks, snap) -> None:
         """The landings in `stacks` were read from `snap`, a board only just settled: each
@@ -180,12 +194,12 @@ class Reference:
     def nudged(self, space: int) -> None:
         """Something was set down on the stack on `space` and taken off again (an illegal
         set-down): the stack below may have been pushed aside, so its own reading may have
-        moved by as much as a nudge does (`BoardModel.nudge_span`), until the next reference.
+        moved by as much as a push does (`BoardModel.pushed_span`), until the next reference.
         (Read so on every still board the stack stays there: allowed once.)"""
         if self.values is None or not self.stacks[space]:
             return
         loose = self.inference.loose
-        span = self.model.nudge_span(space, self.stacks[space])
+        span = self.model.pushed_span(space, self.stacks[space])
         self.inference.loose = {**loose, space: _with_nudge(loose, space, span)}
 
     def _landed(self, snap, stacks) -> None:
@@ -207,21 +221,26 @@ class Reference:
             others = [o for o in range(N_SPACES) if o != t and stacks[o] != before_stacks[o]]
             self.cal.learn_placement(t, kind, before, snap.values, others=others)
 
-    def _follow_drift(self, snap, stacks) -> None:
+    def _follow_drift(self, snap, stacks) -> set[int]:
         """Offsets drift (and gains, as the board warms up) under standing stacks too: every
         sensor the game says is unchanged, with no change within two spaces, has moved only
         by drift since the last reference; its baseline follows, so the stack's lift later
-        reads true. A step over `DRIFT_STEP_MT` is something else: not followed."""
+        reads true. A step over `DRIFT_STEP_MT` beyond the sensor's own drift (`Drift`) is
+        something else: not followed. Returns the spaces followed."""
         old, before = self.values, self.stacks
         changed = [t for t in range(N_SPACES) if stacks[t] != before[t]]
         near = set(changed).union(*(NEAR[t] for t in changed)) if changed else set()
         loose = self.inference.loose
         limit = DRIFT_STEP_MT * self.cal.codes_per_mt
+        dt = max(0.0, snap.time - self.time)
+        followed = set()
         for s in range(N_SPACES):
             if stacks[s] and s not in near and s not in loose and s not in self.faulty:
                 step = snap.values[s] - old[s]
-                if abs(step) <= limit:
+                if abs(step - self.drift.fast[s] * dt) <= limit:
                     self.cal.baseline[s] += step
+                    followed.add(s)
+        return followed
 
     def rebase(self, stacks) -> None:
         """A configuration known without a snapshot of it: predict its readings from the model."""
@@ -239,6 +258,7 @@ class Reference:
     def start_empty(self, snap) -> None:
         """The empty board at the start: every sensor's baseline, and the first reference."""
         self.cal.set_empty(snap.values, snap.spread)
+        self.drift.reset()
         self.set(snap, [()] * N_SPACES)
 
     def resume(self, snap, stacks, occupied) -> None:
@@ -253,6 +273,7 @@ class Reference:
             if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
                 self.relearn(s, snap.values, stacks)
         cal.changed()
+        self.drift.restart(cal.baseline, snap.time)
         self.set(snap, stacks)
 
     def wrong_polarity(self, values, stacks, spaces) -> list[int]:
@@ -262,14 +283,18 @@ class Reference:
                 if (values[s] - cal.baseline[s] > 0) != (cal.polarity[stacks[s][0]] > 0)]
 
     # -- what the inference compares against -------------------------------------------------
+    def predicted(self, time: float) -> tuple:
+        """The reference readings moved on to `time` by each sensor's drift (`Drift`)."""
+        return self.drift.predicted(self.values, time - self.time)
+
     def explain(self, inference, board, pending, snap, amendable: int):
-        return inference.explain(board, pending, snap, self.values, self.frames, self.stacks,
-                                 snap.time - self.time, amendable=amendable)
+        return inference.explain(board, pending, snap, self.predicted(snap.time), self.frames,
+                                 self.stacks, snap.time - self.time, amendable=amendable)
 
     def misfits(self, inference, cand, snap, z_limit: float = Z_LIMIT) -> list[int]:
         """The spaces where `cand` fits `snap` worst (beyond `z_limit` standard deviations)."""
-        return inference.misfits(cand, snap.values, snap.frames, self.values, self.frames,
-                                 self.stacks, snap.time - self.time, z_limit)
+        return inference.misfits(cand, snap.values, snap.frames, self.predicted(snap.time),
+                                 self.frames, self.stacks, snap.time - self.time, z_limit)
 
     # -- learning ----------------------------------------------------------------------------
     def learn_placements(self, best, before, before_stacks, snap) -> None:

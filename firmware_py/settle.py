@@ -21,12 +21,18 @@ still, a refreshed snapshot is reported every `refresh_s` so slow drift is track
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass
 from operator import add, mul, sub
 
 SPIKE_GAP_S = 1.0
 """A sensor off alone for one frame is a spike only if it has not spiked for this long (real
 spikes are rare on any one sensor; a noisy sensor jumps many times a second)."""
+SPIKY_S = 5.0
+SPIKY_PER_S = 10.0
+"""A board whose sensors spike this often (spikes read a second, over `SPIKY_S`) spikes on
+several sensors at once or on one again soon, too: a frame off alone is then dropped rather
+than taken for a hand (`Settler.spiky`)."""
 NOISY_S = 3.0
 RESTLESS_S = 1.0
 """Moving this long without settling, with every sensor noisier than the tolerance allows,
@@ -80,6 +86,8 @@ class Settler:
         self._seen_noise = 0.0  # RMS of one reading, from frame-to-frame steps while moving
         self._spike: int | None = None  # the sensor read as a spike on the last frame
         self._spiked: dict[int, float] = {}  # sensor -> when it last spiked
+        self._held: tuple | None = None  # (time, readings, sensors off) of a frame off alone
+        self._spikes: collections.deque = collections.deque()  # when spikes were read
         self._reset(None, None)
 
     def _reset(self, time, raw) -> None:
@@ -120,10 +128,21 @@ class Settler:
         if anchor is None:
             self._reset(time, raw)
             return None
+        return self._step(time, raw)
+
+    def _step(self, time: float, raw) -> Snapshot | None:
         # Compare with the window's running mean (one noisy anchor frame would make a still
         # board look moving now and then).
         n = len(self._frames)
         scale = 1.0 / n
+        if self._held is not None:
+            held_time, held_raw, off = self._held
+            self._held = None
+            if any(abs(raw[i] - self._sum[i] * scale) > 0.5 * self.tolerance for i in off):
+                # Still off on the next frame: moving since the held one.
+                self._moved(held_time, held_raw, scale)
+                return self._step(time, raw)
+            self._spikes.append(held_time)  # back on the next frame: spikes, dropped
         if max(abs(r - t * scale) for r, t in zip(raw, self._sum)) > self.tolerance:
             over = [i for i, (r, t) in enumerate(zip(raw, self._sum))
                     if abs(r - t * scale) > self.tolerance]
@@ -135,17 +154,41 @@ class Settler:
                 # again and again is noisy (`noisy`), not spiking.
                 self._spike = over[0]
                 self._spiked[over[0]] = time
+                self._spikes.append(time)
                 raw = list(raw)
                 raw[over[0]] = self._sum[over[0]] * scale
                 return self._still(time, raw)
-            self._spike = None
-            self._note_movers(time, raw, scale)
-            self._follow_noise(time, raw)
-            self.moving = True
-            self._reset(time, raw)
+            if self._spike not in over and self.spiky(time):
+                # Off on this frame only so far, on a board whose sensors spike often: a hand,
+                # or spikes on several sensors at once or on one again soon. A hand moves
+                # sensors for many frames: the next frame says, and a frame whose sensors are
+                # back on it (within half the tolerance: not a reading creeping past it) is
+                # dropped. (spike_rate 0.001 a sample: some sensor spikes on four frames in
+                # ten, two at once or one again within a second; taken for a hand, the board
+                # was never still for long, and a landing never told from a hover.)
+                self._held = (time, raw, over)
+                return None
+            self._moved(time, raw, scale)
             return None
         self._spike = None
         return self._still(time, raw)
+
+    def spiky(self, time: float) -> bool:
+        """Whether this board's sensors spike often: at least `SPIKY_PER_S` spikes a second
+        read over the last `SPIKY_S` (then a frame off alone is dropped, not taken for a
+        hand). A sound board's rare spikes leave the stillness test as it is."""
+        spikes = self._spikes
+        while spikes and spikes[0] < time - SPIKY_S:
+            spikes.popleft()
+        return len(spikes) >= SPIKY_PER_S * SPIKY_S
+
+    def _moved(self, time: float, raw, scale: float) -> None:
+        """The board moves from this frame on: a new window begins with it."""
+        self._spike = None
+        self._note_movers(time, raw, scale)
+        self._follow_noise(time, raw)
+        self.moving = True
+        self._reset(time, raw)
 
     def _still(self, time: float, raw) -> Snapshot | None:
         """One more still frame in the window; the snapshot when one is due."""

@@ -1,0 +1,88 @@
+"""How fast each sensor's offset drifts, learned from the baselines the reference follows, and
+what that drift adds to the readings between two references.
+
+A sound board drifts by a few hundredths of a mT a minute, which the inference allows for as
+an unknown (`Inference.drift_mt_per_min`). A board built with poorer sensors may drift by
+mT a minute: a reference a few seconds old is then off by more than a landing on a tall stack
+changes, and every meaning fits badly. So the board learns each sensor's rate from how far its
+baseline moved while the game said the space was unchanged (`Reference._follow_drift`, empty
+spaces through `Calibration.track_drift`), and carries on with it: readings are compared with
+the reference moved on by that rate (`predicted`), and a baseline the game gives no reading to
+follow (a space next to a move) moves on by it too (`advance`).
+
+>>> drift = Drift(codes_per_mt=20.0)  # fast: over 1 mT a minute, 1/3 code a second
+>>> drift.learn([0.0] * 49, 0.0); drift.learn([10.0, 4.0] + [0.0] * 47, 20.0)
+>>> drift.rate[:2], drift.predicted([100.0] * 49, 2.0)[:2]  # one window: not yet followed
+([0.5, 0.2], (100.0, 100.0))
+>>> drift.learn([20.0, 8.0] + [0.0] * 47, 40.0)
+>>> drift.predicted([100.0] * 49, 2.0)[:2]
+(101.0, 100.0)
+"""
+
+from __future__ import annotations
+
+from .spaces import N_SPACES
+
+FAST_MT_PER_MIN = 1.0
+"""Only a sensor drifting faster than this is followed by its rate: a sound board's drift (a
+few hundredths of a mT a minute, a rough board's warm-up up to 1 mT a minute at first) is
+followed by every reference and allowed for by the inference, and a rate measured that low
+may be a model's error at a neighbour's change rather than drift."""
+RATE_WINDOW_S = 20.0
+"""A rate is measured over at least this long: the baselines' own noise (a few hundredths of a
+mT) then makes an error of about 0.001 mT a second, under what the inference allows anyway."""
+
+
+class Drift:
+    """rate: codes per second, per sensor, as measured (0 until then); `fast`: those rates of
+    sensors drifting faster than `FAST_MT_PER_MIN` (0 for the others), which are followed."""
+
+    def __init__(self, codes_per_mt: float = 1.0):
+        self.least = FAST_MT_PER_MIN * codes_per_mt / 60.0  # codes per second
+        self.rate = [0.0] * N_SPACES
+        self.fast = [0.0] * N_SPACES
+        # Per sensor, (time, baseline) its rate is measured from (None: from the next reading).
+        self._anchor: list[tuple[float, float] | None] = [None] * N_SPACES
+
+    def reset(self) -> None:
+        """Nothing known (a new game: the baselines are read again from the empty board)."""
+        self.rate = [0.0] * N_SPACES
+        self.fast = [0.0] * N_SPACES
+        self._anchor = [None] * N_SPACES
+
+    def restart(self, baseline, time: float) -> None:
+        """The baselines were set anew (not followed): measure the rates from here on."""
+        self._anchor = [(time, b) for b in baseline]
+
+    def learn(self, baseline, time: float, disturbed=()) -> None:
+        """The baselines as followed at `time`: each sensor's rate is how far its baseline
+        moved since its last measure, once that is `RATE_WINDOW_S` ago. A sensor with a
+        stack changed within two spaces of it (`disturbed`) measures afresh from here: its
+        baseline may have moved by what the model makes of the change (an empty space's
+        cross-talk), which is no drift."""
+        for s in range(N_SPACES):
+            anchor = self._anchor[s]
+            if anchor is None or s in disturbed or time < anchor[0]:
+                self._anchor[s] = (time, baseline[s])
+            elif time - anchor[0] >= RATE_WINDOW_S:
+                before, self.rate[s] = self.rate[s], (baseline[s] - anchor[1]) / (time - anchor[0])
+                self._anchor[s] = (time, baseline[s])
+                # Followed once two windows running measure it fast, the same way: drift is
+                # steady, a baseline moved once (an unmodelled neighbour, a warm-up's start) is
+                # not (rough 12-bit m0.3 seed 126: followed after one window, two wrong plies).
+                steady = before * self.rate[s] > 0 and abs(before) > self.least
+                self.fast[s] = self.rate[s] if steady and abs(self.rate[s]) > self.least else 0.0
+
+    def advance(self, baseline: list, dt: float, spaces) -> None:
+        """Move the baselines of `spaces` on by their rate over `dt` seconds (no reading of
+        theirs tells the game's unchanged stack or empty space apart from a change)."""
+        if dt <= 0:
+            return
+        for s in spaces:
+            baseline[s] += self.fast[s] * dt
+
+    def predicted(self, values, age_s: float) -> tuple:
+        """`values` (a reference `age_s` seconds old) moved on by every sensor's drift."""
+        if age_s <= 0 or not any(self.fast):
+            return tuple(values)
+        return tuple(v + r * age_s for v, r in zip(values, self.fast))
