@@ -292,3 +292,15 @@ def test_the_question_about_the_board_as_it_stands_is_the_first_thing_shown(seed
     assert not any(word in shown[asked - 1][1] for word in ("put back", "take off"))
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_one_landing_left_to_ask_beside_the_later_ply_s_landing_is_asked():
+    # Rough 12-bit: e3 slid low over h3 to b3 (e3h3 taken open, then changed to e3b3, open),
+    # j3 then moved onto h3: e3h3 with j3h3 (chi2 43) against e3b3 with j3h3 (48), within the
+    # margin. A lift of h3, the later ply's landing in both, tells nothing, and with b3 the
+    # only space left to light the question was never asked: the board waited for the
+    # readings to change, for ever (stuck after 78 plies). Now "did you land on b3?" (a lift
+    # of h3 answering "not here, there"), answered b3: e3b3, j3h3.
+    r = play_game(seed=83, preset="rough", adc_bits=12, mistakes=1.0, max_plies=80)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
