@@ -223,21 +223,14 @@ class Questions(LandingWait, Answers):
             if s is not None and s not in ask and s not in later:
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
-        # One space left to ask, the other meaning's landing the later ply's: a lift there
-        # still tells them apart ("not here, there", `shown_there`), so it is asked; waiting
-        # for the readings to change waits for ever (rough 12-bit m1.0 seed 83: e3 slid over
-        # h3 to b3, j3h3 on top; e3h3,j3h3 against e3b3,j3h3 within the margin, stuck). Not
-        # once the later landing has been shown (`known`: `narrowed` then keeps the move).
-        shown = self.shown_there(rivals, spaces, ask, later)
-        there = [] if self.known else shown
-        if len(ask) + len(there) < (1 if single or blind else 2):
-            self.before = kept  # a lift could not tell them apart: wait
+        if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+            self.before = kept
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
         self.as_it_stands = False
         self.rivals = rivals
         self.index = idx
-        self.shown = shown
+        self.shown = self.shown_there(rivals, spaces, ask, later)
         if not again:
             self.answer = None
             self.lifted = set()

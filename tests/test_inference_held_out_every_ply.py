@@ -294,18 +294,6 @@ def test_the_question_about_the_board_as_it_stands_is_the_first_thing_shown(seed
     assert r.record == r.truth
 
 
-def test_one_landing_left_to_ask_beside_the_later_ply_s_landing_is_asked():
-    # Rough 12-bit: e3 slid low over h3 to b3 (e3h3 taken open, then changed to e3b3, open),
-    # j3 then moved onto h3: e3h3 with j3h3 (chi2 43) against e3b3 with j3h3 (48), within the
-    # margin. A lift of h3, the later ply's landing in both, tells nothing, and with b3 the
-    # only space left to light the question was never asked: the board waited for the
-    # readings to change, for ever (stuck after 78 plies). Now "did you land on b3?" (a lift
-    # of h3 answering "not here, there"), answered b3: e3b3, j3h3.
-    r = play_game(seed=83, preset="rough", adc_bits=12, mistakes=1.0, max_plies=80)
-    assert r.wrong == 0 and not r.stalled
-    assert r.record == r.truth
-
-
 def test_a_half_answered_question_stands_when_nothing_read_afresh_agrees_with_the_answer():
     # Rough 12-bit, bad noise, mistakes 0.6: j3 slid low over j4 to k4 (j3j4 taken open) and
     # f5 then moved to f4: "f4 or g5?", answered f4 (the later ply), narrowed to "k4 or j4?".
