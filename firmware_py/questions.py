@@ -198,7 +198,15 @@ class Questions(LandingWait, Answers):
         if len({c.key for c in rivals}) == 1:
             rivals = rivals + self._kept_with(rivals[0], candidates)
         if self.known:  # only those that agree with what the player has answered so far
-            rivals = [c for c in rivals if self._agrees(c)] or rivals
+            agreeing = [c for c in rivals if self._agrees(c)]
+            if again and not agreeing:
+                # Read afresh, nothing agrees with the answer given (the stack shown, lifted
+                # and set back, reads anywhere): readings are no answer, the question stands
+                # (rough 12-bit bad m0.6 seed 5: "k4 or j4?" after f4 was shown became "k4,
+                # j4, f4, g5 or e4?", and f4 shown again kept j3j4 unasked, a wrong ply).
+                self.before = kept
+                return
+            rivals = agreeing or rivals
         moves = [self._moves(c) for c in rivals]
         n = min(len(m) for m in moves)
         idx = next((i for i in reversed(range(n)) if len({m[i] for m in moves}) > 1), None)

@@ -292,3 +292,15 @@ def test_the_question_about_the_board_as_it_stands_is_the_first_thing_shown(seed
     assert not any(word in shown[asked - 1][1] for word in ("put back", "take off"))
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_half_answered_question_stands_when_nothing_read_afresh_agrees_with_the_answer():
+    # Rough 12-bit, bad noise, mistakes 0.6: j3 slid low over j4 to k4 (j3j4 taken open) and
+    # f5 then moved to f4: "f4 or g5?", answered f4 (the later ply), narrowed to "k4 or j4?".
+    # Read afresh, with f4 lifted and set back (it reads anywhere), no meaning with f5f4 fitted
+    # within twice the margin: the question, widened to those that did, became "k4, j4, f4, g5
+    # or e4?", the player showed f4 again, and j3j4 was kept unasked: a wrong ply, then stuck.
+    # Now the question stands; answered k4: j3k4, f5f4.
+    r = play_game(seed=5, preset="rough", adc_bits=12, noise="bad", mistakes=0.6, max_plies=61)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
