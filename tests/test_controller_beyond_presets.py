@@ -1,13 +1,12 @@
 """Boards beyond the simulator's presets (`play_game(board=...)`): sensors that drift fast,
 spikes, landings that push the stack below far aside. Whole games, each recorded exactly."""
 
-import random
-
 from dvonn_sim.autoplay import play_game
 
 from firmware_py.drift import RATE_WINDOW_S, Drift
 from firmware_py.settle import Settler
 from firmware_py.spaces import N_SPACES
+from tests.test_inference_rough import frames
 
 
 def test_drift_rates_are_learned_over_a_window_and_carry_the_reference_on():
@@ -39,19 +38,6 @@ def test_sensors_drifting_3_mt_a_minute_are_followed():
     assert r.wrong == 0 and r.match and not r.stalled
 
 
-def _still_frames(settler, count, spikes=(), start=0.0, seed=1):
-    """Feed a still board (0.3 codes of noise); `spikes`: (frame, sensor, codes) added."""
-    rnd = random.Random(seed)
-    extra = {(i, s): v for i, s, v in spikes}
-    snaps = []
-    for i in range(count):
-        raw = [2000.0 + rnd.gauss(0, 0.3) + extra.get((i, s), 0.0) for s in range(N_SPACES)]
-        snap = settler.feed(start + 0.01 * i, raw)
-        if snap is not None:
-            snaps.append(snap)
-    return snaps
-
-
 def _spiking(first, last):
     """A board spiking about 40 times a second: one sensor every third frame, each next
     sensor in turn; two at once every 20 frames; one sensor (4) again every 40 frames."""
@@ -63,7 +49,7 @@ def _spiking(first, last):
 
 def test_a_board_spiking_often_stays_still_through_its_spikes():
     s = Settler(settle_s=0.2, tolerance=5.0, refresh_s=0.5)
-    snaps = _still_frames(s, 800, spikes=_spiking(0, 800))
+    snaps = frames(s, 800, spikes=_spiking(0, 800))
     # (Taken for a hand until the board has read spikes that often for SPIKY_S.)
     assert s.spiky(snaps[-1].time) and snaps[-1].time > 7.5
     assert snaps[-1].time - snaps[-1].stable_since > 2.0
@@ -72,15 +58,15 @@ def test_a_board_spiking_often_stays_still_through_its_spikes():
 
 def test_a_sound_board_takes_spikes_on_two_sensors_at_once_for_a_hand():
     s = Settler(settle_s=0.2, tolerance=5.0, refresh_s=0.5)
-    _still_frames(s, 300, spikes=[(250, 5, 100.0), (250, 6, 100.0)])
+    frames(s, 300, spikes=[(250, 5, 100.0), (250, 6, 100.0)])
     assert not s.spiky(2.99) and 2.5 <= s.snapshot.stable_since <= 2.52
 
 
 def test_on_a_spiking_board_sensors_off_two_frames_running_are_a_hand():
     s = Settler(settle_s=0.2, tolerance=5.0, refresh_s=0.5)
-    _still_frames(s, 800, spikes=_spiking(0, 800))
+    frames(s, 800, spikes=_spiking(0, 800))
     step = [(i, t, 100.0) for i in range(100) for t in (10, 11)]
-    _still_frames(s, 100, spikes=step + _spiking(0, 100), start=8.0)
+    frames(s, 100, spikes=step + _spiking(0, 100), start=8.0)
     assert 8.0 <= s.snapshot.stable_since <= 8.1  # a step, not spikes: still again from it
     assert abs(s.snapshot.values[10] - 2100.0) < 0.5
 
