@@ -99,7 +99,7 @@ class Reference:
         if self.values is not None and self.stacks is not None:
             changed = [t for t in range(N_SPACES) if stacks[t] != self.stacks[t]]
             disturbed = set(changed).union(*(NEAR[t] for t in changed))
-            followed = self._follow_drift(snap, stacks)
+            followed = self._follow_drift(snap, stacks, disturbed)
             # What no reading follows (a stack next to a move, one landed on) drifts on at its
             # rate; empty spaces too, before their readings correct it.
             self.drift.advance(self.cal.baseline, snap.time - self.time,
@@ -221,15 +221,13 @@ class Reference:
             others = [o for o in range(N_SPACES) if o != t and stacks[o] != before_stacks[o]]
             self.cal.learn_placement(t, kind, before, snap.values, others=others)
 
-    def _follow_drift(self, snap, stacks) -> set[int]:
+    def _follow_drift(self, snap, stacks, near) -> set[int]:
         """Offsets drift (and gains, as the board warms up) under standing stacks too: every
-        sensor the game says is unchanged, with no change within two spaces, has moved only
-        by drift since the last reference; its baseline follows, so the stack's lift later
-        reads true. A step over `DRIFT_STEP_MT` beyond the sensor's own drift (`Drift`) is
-        something else: not followed. Returns the spaces followed."""
-        old, before = self.values, self.stacks
-        changed = [t for t in range(N_SPACES) if stacks[t] != before[t]]
-        near = set(changed).union(*(NEAR[t] for t in changed)) if changed else set()
+        sensor the game says is unchanged, with no change within two spaces (`near`), has
+        moved only by drift since the last reference; its baseline follows, so the stack's
+        lift later reads true. A step over `DRIFT_STEP_MT` beyond the sensor's own drift
+        (`Drift`) is something else: not followed. Returns the spaces followed."""
+        old = self.values
         loose = self.inference.loose
         limit = DRIFT_STEP_MT * self.cal.codes_per_mt
         dt = max(0.0, snap.time - self.time)

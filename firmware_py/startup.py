@@ -10,8 +10,8 @@ The controller starts in `calibrating`. Its first settled snapshot decides how p
   off it, while a piece reads 35 mT or more from its own baseline, either way (issue 19: 14 of
   49 spaces read "like a piece" and confirm marked them faulty). A saved calibration
   (`dvonn-board diag calibrate`), or an earlier game of the session, knows the baselines: then
-  only pieces are named. An empty board gives every sensor its baseline and becomes the first reference
-  (`reference.Reference.start_empty`);
+  only pieces are named. An empty board gives every sensor its baseline and becomes the first
+  reference (`reference.Reference.start_empty`);
 - a resumed game (the controller built on a restored board) wants its pieces as recorded (with
   sensors' offsets unknown, no saved calibration: an empty space off mid-scale is named as a
   stack to take off; the baselines under its pieces could not be read anyway). Where
