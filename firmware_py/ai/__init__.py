@@ -199,7 +199,8 @@ class Thinker:
 
 
 __all__ = ["choose", "choose_ply", "EARLY_WEIGHTS", "Thinker", "Searcher", "SearchResult",
-           "GameClock", "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS", "DEFAULT_LEVEL",
+           "GameClock", "level_seconds", "LEVEL_TIMES", "LEVEL_NODES", "LEVEL_DEPTHS",
+           "DEFAULT_LEVEL",
            "Weights", "DEFAULT_WEIGHTS", "evaluate", "terms", "side_terms", "final_value",
            "PlacementWeights", "DEFAULT_PLACEMENT", "place_value", "choose_dvonn", "WIN", "INF",
            "PLACEMENT_SEARCH_EMPTIES", "SetupWeights", "DEFAULT_SETUP",
