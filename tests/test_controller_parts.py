@@ -33,6 +33,12 @@ def parts():
     return cal, inference, faults.FaultWatch(inference, adc_max=4095)
 
 
+def mismatch_parts(inference, watch):
+    """(the reference, the `Mismatch` reading against it) for `parts()`'s inference and watch."""
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    return ref, mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+
+
 def snap(values, spread=0.5, frames=20, time=10.0, since=9.0):
     return Snapshot(tuple(values), (spread,) * N_SPACES, frames, time, since)
 
@@ -283,8 +289,7 @@ def test_the_difference_names_missing_and_extra_spaces():
     cal, inference, watch = parts()
     board = Board()
     board.push(Ply(-1, E3))
-    ref = reference.Reference(inference.model, watch.faulty, inference)
-    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    _, m = mismatch_parts(inference, watch)
     values = list(cal.baseline)
     values[F3] += 40 * cal.codes_per_mt  # a piece on f3, none on e3
     st = BoardState(board=board)
@@ -297,8 +302,7 @@ def test_the_difference_names_missing_and_extra_spaces():
 def test_one_space_off_offers_its_sensor_as_the_suspect():
     cal, inference, watch = parts()
     board = Board()
-    ref = reference.Reference(inference.model, watch.faulty, inference)
-    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    _, m = mismatch_parts(inference, watch)
     values = list(cal.baseline)
     values[F3] += 40 * cal.codes_per_mt
     st = BoardState(board=board)
@@ -313,8 +317,7 @@ def test_a_difference_shown_is_not_flipped_to_an_error_about_the_same_spaces():
     cal, inference, watch = parts()
     board = Board()
     board.push(Ply(-1, E3))
-    ref = reference.Reference(inference.model, watch.faulty, inference)
-    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    _, m = mismatch_parts(inference, watch)
     values = list(cal.baseline)
     values[E3] += 57 * cal.codes_per_mt
     values[F3] += 40 * cal.codes_per_mt
@@ -334,8 +337,7 @@ def test_a_difference_shown_is_not_flipped_to_an_error_about_the_same_spaces():
 def test_an_illegal_landing_is_an_error_there():
     _, inference, watch = parts()
     board = placed_board(7)
-    ref = reference.Reference(inference.model, watch.faulty, inference)
-    m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+    _, m = mismatch_parts(inference, watch)
     st = BoardState(board=board)
     src = board.mobile_stacks()[0]
     m.illegal(st, cand("illegal", board, src=src, dst=E3))
