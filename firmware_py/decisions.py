@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from .i18n import _
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
-from .carried_on import asked_on_top
+from .carried_on import asked_on_top, changed_before
 from .held_elsewhere import held_elsewhere
 from .landing_lifted import LandingLifted
 from .landing_wait import HELD_KINDS
@@ -89,12 +89,14 @@ class Decisions:
         unseen = self.recorder.unseen and not self.recorder.carried
         if kind == "commit" and d.best.amends and (
                 unsure is not None or unseen or self.recorder.asked_about
-                or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin):
+                or stands and stands[0].chi2 - d.best.chi2 < 2 * self.inference.margin
+                or not self._changed_before(st.board, d.best, snap)):
             # The board, still since, was unsure whether the recorded move had landed as it
             # stands: readings that merely firm up do not change it (a rough board's faint
             # misfits grow with every frame averaged). Nor does a change that the move as
             # recorded explains nearly as well (a stack set back off its place after a lift
-            # reads a little like a landing elsewhere): it needs clear evidence. Asked, the
+            # reads a little like a landing elsewhere), or only against a reference read while
+            # its stack may have been in the air: it needs clear evidence. Asked, the
             # move as recorded among the answers. (So too for a move whose landing was asked
             # about and the player went on without answering: the readings that asked have
             # not become an answer; the move as recorded with the next ply is the other one.)
@@ -204,6 +206,14 @@ class Decisions:
             return
         if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
             self.take_as_is(st, d.best, snap)
+
+    def _changed_before(self, board: Board, change, snap) -> bool:
+        """Whether `change`, a candidate changing the open move, fits better by the margin
+        also against the board at rest before the move (`carried_on.changed_before`)."""
+        first = change.plies[0] if change.plies else None
+        if first is None or not first.is_move:
+            return True
+        return changed_before(self.inference, self.reference, board, self.pending, snap, first)
 
     def _misread_last(self, st, stands, snap) -> bool:
         """The board matches well enough (`stands`), but a sensor reads off by more than the

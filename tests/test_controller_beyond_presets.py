@@ -92,3 +92,14 @@ def test_a_stack_pushed_2_mm_by_a_set_down_taken_off_again_is_no_error():
     # open as far as this board's landings have shown a stack below to move.
     r = play_game(seed=1, preset="rough", adc_bits=10, mistakes=0.3, board={"nudge_mm": 2.0})
     assert r.wrong == 0 and r.match and not r.stalled
+
+
+def test_a_move_read_in_the_air_is_changed_only_if_the_board_before_it_agrees():
+    # Pieces placed up to 3 mm off and landings pushing the stack below up to 2 mm: i5h5 was
+    # read while the stack was still held just above h5, that snapshot became the reference,
+    # and the stack set down pushed h5's stack aside. Against that reference i5h4 fitted far
+    # better (138.8 against 318.9 with c3e5 on top) and was taken unasked: a wrong ply, four
+    # more, then a stall. Against the board at rest before the move i5h5 fits best: asked.
+    r = play_game(seed=2, preset="rough", adc_bits=10, mistakes=0.3, max_plies=58,
+                  board={"placement_mm": 3.0, "nudge_mm": 2.0})
+    assert r.wrong == 0 and r.match and not r.stalled
