@@ -309,7 +309,8 @@ class Searcher:
                         if i >= late and not board._undo[-1][3]:  # a move that cut stacks off
                             v = -self._negamax(board, depth - 2, -alpha - 1, -alpha, height + 1)
                             if v > alpha:
-                                v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                                v = -self._negamax(board, depth - 1, -alpha - 1, -alpha,
+                                                   height + 1)
                         else:
                             v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
                         if alpha < v < beta:
