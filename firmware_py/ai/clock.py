@@ -3,8 +3,9 @@ whether a search's next iteration may start.
 
 Each ply gets the time left divided by the plies the player is expected still to choose, with
 placements (searched shallowly) counted as a fraction of a move. The search starts a deeper
-iteration only when it expects it to end within that share (the soft limit) and is aborted at
-the hard limit: a few shares, never more than a quarter of what is left.
+iteration only when it expects the iteration's first root move to end within that share (the
+soft limit) and is aborted at the hard limit: a few shares, never more than a quarter of what
+is left.
 
 >>> from firmware_py.rules import Board
 >>> clock = GameClock(60.0)
