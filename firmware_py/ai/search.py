@@ -27,9 +27,9 @@ position and is never cleared, so what was learnt on one move serves the next (s
 above all); entries of positions the game has gone past give way first.
 
 A search stops at whichever limit comes first: nodes, depth, or time. With time, an iteration
-starts only if its predicted cost (the last iteration's time times the growth between the last
-two; in the late middle game only its first root move's, `clock.next_iteration_fits`) fits in
-the soft limit, and the hard limit aborts one that overruns.
+starts only if its first root move's predicted cost (that move's time in the last iteration
+times the growth between the last two, `clock.next_iteration_fits`) fits in the soft limit, and
+the hard limit aborts one that overruns.
 """
 
 from __future__ import annotations
@@ -161,10 +161,9 @@ class Searcher:
         max_depth = depth if depth is not None else MAX_DEPTH
         best, best_value, done, exact = root[0], 0, 0, False
         times, firsts = [], []
-        stacks = board._occ.bit_count()
         for d in range(1, max_depth + 1):
             if times and soft is not None and not next_iteration_fits(
-                    time.perf_counter() - start, soft, times, firsts, stacks):
+                    time.perf_counter() - start, soft, times, firsts):
                 break  # the next iteration is not expected to finish in time (clock.py)
             t0 = time.perf_counter()
             self._partial = None
@@ -310,7 +309,8 @@ class Searcher:
                         if i >= late and not board._undo[-1][3]:  # a move that cut stacks off
                             v = -self._negamax(board, depth - 2, -alpha - 1, -alpha, height + 1)
                             if v > alpha:
-                                v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
+                                v = -self._negamax(board, depth - 1, -alpha - 1, -alpha,
+                                                   height + 1)
                         else:
                             v = -self._negamax(board, depth - 1, -alpha - 1, -alpha, height + 1)
                         if alpha < v < beta:
