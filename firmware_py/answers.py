@@ -146,7 +146,7 @@ class Answers:
                 if a not in self.lifted:
                     self.lifted_at[a] = st.time
                 self.lifted.add(a)
-            elif a in self.lifted and self.answer is None:
+            elif a in self.lifted and self.answer is None and self.lift_answers:
                 if st.time - self.lifted_at.get(a, st.time) > SHOWN_AFTER * self.ask_after_s:
                     self.lifted.discard(a)  # held off its space for long: carried, not shown
                 else:

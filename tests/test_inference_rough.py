@@ -388,3 +388,40 @@ def test_the_last_moves_spaces_are_where_it_went_and_could_have_gone():
     could = set(board.destinations(move.src))
     board.push(move)
     assert last_move_spaces(board) == {move.src, move.dst} | could
+
+
+def _as_it_stands_after(board: Board, same_landing: bool):
+    """A controller asking "did you play X?" (as it stands) after `board`'s last move, X
+    landing where that move landed (`same_landing`) or elsewhere."""
+    c = Controller()
+    c.state.board = board.copy()
+    last = board.move_stack[-1]
+    ply = next(p for p in board.legal_plies()
+               if p.is_move and (p.dst == last.dst) == same_landing)
+    after = board.copy()
+    after.push(ply)
+    cand = Candidate("commit", (ply,), after, after.stacks(), frozenset(), chi2=400.0)
+    c.questions.ask_as_it_stands(c.state, cand, [])
+    return c, ply
+
+
+@pytest.mark.parametrize("same_landing", [True, False])
+def test_a_lift_where_the_last_move_landed_does_not_answer_did_you_play(same_landing):
+    # Placed 3 mm off + nudges 2 mm, default 12-bit m0.3 seed 3: asked "i4 or g4?" about
+    # g2i4's landing, then "did you play k4i4?" (nothing fitted k3k4 played); i4 lifted to show
+    # g2i4's landing was taken for yes: a wrong ply. Only confirm answers that question.
+    from tests.test_guidance import phase2_board
+    board = next(b for b in (phase2_board(s) for s in range(1, 40))
+                 if b.move_stack[-1].is_move and any(
+                     p.is_move and p.dst == b.move_stack[-1].dst for p in b.legal_plies())
+                 and any(p.is_move and p.dst != b.move_stack[-1].dst for p in b.legal_plies()))
+    c, ply = _as_it_stands_after(board, same_landing)
+    st, q = c.state, c.questions
+    assert st.mode == "asking" and st.ask == [ply.dst]
+    st.time = 1.0
+    q._note_lifts(st, lambda a: a != ply.dst)  # lifted ...
+    st.time = 1.5
+    q._note_lifts(st, lambda a: True)  # ... and set back
+    assert q.answer == (None if same_landing else ply.dst)
+    c.button("confirm")  # confirm answers either way
+    assert st.board.move_stack[-1] == ply
