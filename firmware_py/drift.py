@@ -41,6 +41,11 @@ class Drift:
         self.least = FAST_MT_PER_MIN * codes_per_mt / 60.0  # codes per second
         self.rate = [0.0] * N_SPACES
         self.fast = [0.0] * N_SPACES
+        # Per sensor, how far its rate may be off what the reference is moved on by (codes per
+        # second): the inference's reading of it is that much less sure (`unsure`).
+        self.unsure = [0.0] * N_SPACES
+        self._measured = [False] * N_SPACES
+        self._before = [0.0] * N_SPACES  # the rate of the window before the last
         # Per sensor, (time, baseline) its rate is measured from (None: from the next reading).
         self._anchor: list[tuple[float, float] | None] = [None] * N_SPACES
 
@@ -48,6 +53,9 @@ class Drift:
         """Nothing known (a new game: the baselines are read again from the empty board)."""
         self.rate = [0.0] * N_SPACES
         self.fast = [0.0] * N_SPACES
+        self.unsure = [0.0] * N_SPACES
+        self._measured = [False] * N_SPACES
+        self._before = [0.0] * N_SPACES  # the rate of the window before the last
         self._anchor = [None] * N_SPACES
 
     def restart(self, baseline, time: float) -> None:
@@ -66,12 +74,31 @@ class Drift:
                 self._anchor[s] = (time, baseline[s])
             elif time - anchor[0] >= RATE_WINDOW_S:
                 before, self.rate[s] = self.rate[s], (baseline[s] - anchor[1]) / (time - anchor[0])
+                self._before[s] = before
                 self._anchor[s] = (time, baseline[s])
                 # Followed once two windows running measure it fast, the same way: drift is
                 # steady, a baseline moved once (an unmodelled neighbour, a warm-up's start) is
                 # not (rough 12-bit m0.3 seed 126: followed after one window, two wrong plies).
                 steady = before * self.rate[s] > 0 and abs(before) > self.least
                 self.fast[s] = self.rate[s] if steady and abs(self.rate[s]) > self.least else 0.0
+                self._measured[s] = True
+        self._unsure()
+
+    def _unsure(self) -> None:
+        """How far each sensor's drift may be off what is followed: a fast rate not followed
+        (measured once, or two windows apart), all of it; a followed one, by as much as its
+        two windows differ. A sensor not measured yet on a board where others drift fast may
+        drift as fast as they do (drift 3 mT a minute, rough 12-bit m0.3 seed 4: c3, drifting
+        2.7 mT a minute and not followed, read 0.2 mT off after a 5 s wait: e5g5 read as
+        e5c3, a wrong ply). Below `least`, the inference's own allowance covers it."""
+        prior = max(abs(r) for r in self.fast)  # followed: drift, seen steady
+        for s in range(N_SPACES):
+            if not self._measured[s]:
+                self.unsure[s] = prior
+            elif self.fast[s]:
+                self.unsure[s] = abs(self.rate[s] - self._before[s])
+            else:
+                self.unsure[s] = abs(self.rate[s]) if abs(self.rate[s]) > self.least else 0.0
 
     def advance(self, baseline: list, dt: float, spaces) -> None:
         """Move the baselines of `spaces` on by their rate over `dt` seconds (no reading of

@@ -76,6 +76,7 @@ class Reference:
         self._late = None
         self.inference.standing = {}
         self.drift.reset()
+        self.inference.drift_unsure = None
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -118,6 +119,7 @@ class Reference:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
         self.drift.learn(cal.baseline, snap.time, disturbed)
+        self.inference.drift_unsure = self.drift.unsure
 
     def _hovering(self, before_stacks, stacks, snap) -> None:
         """The landings in `stacks` were read from `snap`, a board only just settled: each
