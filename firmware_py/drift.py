@@ -28,6 +28,15 @@ FAST_MT_PER_MIN = 1.0
 few hundredths of a mT a minute, a rough board's warm-up up to 1 mT a minute at first) is
 followed by every reference and allowed for by the inference, and a rate measured that low
 may be a model's error at a neighbour's change rather than drift."""
+FOLLOW_ERROR = 0.3
+"""A followed rate is known to about this fraction of itself: the baselines it is measured from
+carry the model's error at neighbours' changes (drift 6 mT a minute, rough 12-bit seed 1:
+followed rates 10-30 % off the sensors' own)."""
+TOO_FAST_MT_PER_MIN = 5.0
+"""A sensor measured drifting faster than this is more than the board can follow: even
+followed, its reading is off by `FOLLOW_ERROR` of that, 0.25 mT after a 10 s wait (a question,
+a slow move), as much as a piece landing on a tall stack reads. Its readings are then no
+evidence (`too_fast`: played from the game alone, and the player told)."""
 RATE_WINDOW_S = 20.0
 """A rate is measured over at least this long: the baselines' own noise (a few hundredths of a
 mT) then makes an error of about 0.001 mT a second, under what the inference allows anyway."""
@@ -96,7 +105,8 @@ class Drift:
             if not self._measured[s]:
                 self.unsure[s] = prior
             elif self.fast[s]:
-                self.unsure[s] = abs(self.rate[s] - self._before[s])
+                self.unsure[s] = max(abs(self.rate[s] - self._before[s]),
+                                     FOLLOW_ERROR * abs(self.rate[s]))
             else:
                 self.unsure[s] = abs(self.rate[s]) if abs(self.rate[s]) > self.least else 0.0
 
@@ -113,3 +123,8 @@ class Drift:
         if age_s <= 0 or not any(self.fast):
             return tuple(values)
         return tuple(v + r * age_s for v, r in zip(values, self.fast))
+
+    def too_fast(self) -> list[int]:
+        """The sensors measured drifting faster than `TOO_FAST_MT_PER_MIN`."""
+        limit = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least
+        return [s for s in range(N_SPACES) if self._measured[s] and abs(self.rate[s]) > limit]

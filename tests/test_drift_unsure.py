@@ -4,8 +4,12 @@ asked about, never guessed."""
 
 from dvonn_sim.autoplay import play_game
 
-from firmware_py.drift import RATE_WINDOW_S, Drift
-from firmware_py.spaces import N_SPACES
+from firmware_py.board_model import BoardModel
+from firmware_py.calibration import Calibration
+from firmware_py.drift import FOLLOW_ERROR, RATE_WINDOW_S, TOO_FAST_MT_PER_MIN, Drift
+from firmware_py.faults import FaultWatch
+from firmware_py.inference import Inference
+from firmware_py.spaces import INDEX, N_SPACES
 
 
 def _rest(*first):
@@ -19,8 +23,10 @@ def test_a_fast_rate_not_followed_is_unsure_by_all_of_it():
     assert drift.unsure == [0.0] * N_SPACES  # nothing measured: the inference's own allowance
     drift.learn(_rest(120.0, 104.0), w)  # one window: 1.0 fast, not followed; 0.2 slow
     assert drift.fast[0] == 0.0 and drift.unsure[:3] == [1.0, 0.0, 0.0]
-    drift.learn(_rest(142.0, 108.0), 2 * w)  # two windows: followed, off by what they differ
-    assert drift.fast[0] == 1.1 and abs(drift.unsure[0] - 0.1) < 1e-9
+    drift.learn(_rest(142.0, 108.0), 2 * w)  # two windows: followed, known to 30 % of itself
+    assert drift.fast[0] == 1.1 and abs(drift.unsure[0] - FOLLOW_ERROR * 1.1) < 1e-9
+    drift.learn(_rest(182.0, 112.0), 3 * w)  # or to what its two windows differ, when more
+    assert drift.fast[0] == 2.0 and abs(drift.unsure[0] - 0.9) < 1e-9
     assert drift.unsure[1] == 0.0
 
 
@@ -38,6 +44,22 @@ def test_a_sensor_not_measured_may_drift_as_fast_as_those_followed():
     assert drift.unsure == [0.0] * N_SPACES
 
 
+def test_a_sensor_drifting_too_fast_to_follow_is_named_to_the_player():
+    drift = Drift(codes_per_mt=20.0)  # 1 mT a minute: a third of a code a second
+    w = RATE_WINDOW_S
+    fast = (TOO_FAST_MT_PER_MIN + 1) / 3.0 * w  # codes in a window at 6 mT a minute
+    drift.learn(_rest(), 0.0)
+    drift.learn(_rest(100.0, 100.0 + fast, 100.0 + fast * 0.8), w)
+    assert drift.too_fast() == [1]  # (2: 4.8 mT a minute, followed)
+    watch = FaultWatch(Inference(BoardModel(Calibration.nominal())), adc_max=4095)
+    assert watch.note() == ""
+    watch.drifting = {INDEX["c3"]}
+    assert watch.note().startswith("sensor c3 drifts faster than the board can follow")
+    assert INDEX["c3"] not in watch.inference.unreliable  # still read: less sure, not blind
+    watch.reset()
+    assert watch.note() == ""
+
+
 def test_a_landing_next_to_a_sensor_drifting_unfollowed_is_asked_not_guessed():
     # Drift 3 mT a minute, rough 12-bit m0.3 seed 4: c3, drifting 2.7 mT a minute, measured
     # once and not followed, read 0.2 mT off after a 5 s wait; e5g5 was read as nothing
@@ -45,3 +67,18 @@ def test_a_landing_next_to_a_sensor_drifting_unfollowed_is_asked_not_guessed():
     r = play_game(seed=4, preset="rough", adc_bits=12, mistakes=0.3,
                   board={"drift_mt_per_min": 3.0})
     assert r.wrong == 0 and r.match and not r.stalled
+
+
+def test_a_board_drifting_6_mt_a_minute_names_its_fastest_sensors():
+    # Drift 6 mT a minute, rough 12-bit m0.3 seed 2: e5c3-like misreadings came from
+    # sensors whose followed rate was 10-30 % off; it recorded a wrong ply and never said why.
+    said = set()
+
+    def trace(controller, board):
+        if "drifts faster than the board can follow" in controller.state.message:
+            said.add(controller.state.message)
+
+    r = play_game(seed=2, preset="rough", adc_bits=12, mistakes=0.3, max_plies=40,
+                  board={"drift_mt_per_min": 6.0}, trace=trace)
+    assert r.wrong == 0 and r.match and not r.stalled
+    assert said
