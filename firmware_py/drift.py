@@ -8,7 +8,10 @@ changes, and every meaning fits badly. So the board learns each sensor's rate fr
 baseline moved while the game said the space was unchanged (`Reference._follow_drift`, empty
 spaces through `Calibration.track_drift`), and carries on with it: readings are compared with
 the reference moved on by that rate (`predicted`), and a baseline the game gives no reading to
-follow (a space next to a move) moves on by it too (`advance`).
+follow (a space next to a move) moves on by it too (`advance`). What is not followed, or
+followed only so well, makes the sensor's reading the less sure, the older the reference
+(`unsure`, `Inference.drift_unsure`): a landing only such readings would tell is asked about,
+never guessed.
 
 >>> drift = Drift(codes_per_mt=20.0)  # fast: over 1 mT a minute, 1/3 code a second
 >>> drift.learn([0.0] * 49, 0.0); drift.learn([10.0, 4.0] + [0.0] * 47, 20.0)
@@ -35,8 +38,9 @@ followed rates 10-30 % off the sensors' own)."""
 TOO_FAST_MT_PER_MIN = 5.0
 """A sensor measured drifting faster than this is more than the board can follow: even
 followed, its reading is off by `FOLLOW_ERROR` of that, 0.25 mT after a 10 s wait (a question,
-a slow move), as much as a piece landing on a tall stack reads. Its readings are then no
-evidence (`too_fast`: played from the game alone, and the player told)."""
+a slow move), as much as a piece landing on a tall stack reads. It is named to the player
+(`too_fast`, `FaultWatch.drifting`); its readings count the less, the older the reference
+(`unsure`), so a landing they alone would tell is asked about."""
 RATE_WINDOW_S = 20.0
 """A rate is measured over at least this long: the baselines' own noise (a few hundredths of a
 mT) then makes an error of about 0.001 mT a second, under what the inference allows anyway."""
@@ -95,8 +99,8 @@ class Drift:
 
     def _unsure(self) -> None:
         """How far each sensor's drift may be off what is followed: a fast rate not followed
-        (measured once, or two windows apart), all of it; a followed one, by as much as its
-        two windows differ. A sensor not measured yet on a board where others drift fast may
+        (measured once, or two windows apart), all of it; a followed one, by `FOLLOW_ERROR`
+        of itself or as much as its two windows differ, when more. A sensor not measured yet on a board where others drift fast may
         drift as fast as they do (drift 3 mT a minute, rough 12-bit m0.3 seed 4: c3, drifting
         2.7 mT a minute and not followed, read 0.2 mT off after a 5 s wait: e5g5 read as
         e5c3, a wrong ply). Below `least`, the inference's own allowance covers it."""
