@@ -99,16 +99,19 @@ class Drift:
 
     def _unsure(self) -> None:
         """How far each sensor's drift may be off what is followed: a fast rate not followed
-        (measured once, or two windows apart), all of it; a followed one, by `FOLLOW_ERROR`
-        of itself or as much as its two windows differ, when more. A sensor not measured yet on a board where others drift fast may
+        (measured once, or two windows apart, or over `TOO_FAST_MT_PER_MIN`), all of it; a
+        followed one, by `FOLLOW_ERROR` of itself or as much as its two windows differ, when
+        more (drift 6 mT a minute, default 10-bit m0.3 seed 6 and rough 10-bit seed 2: a
+        wrong ply each with the sensors over 5 mT a minute followed to 30 %). A sensor not measured yet on a board where others drift fast may
         drift as fast as they do (drift 3 mT a minute, rough 12-bit m0.3 seed 4: c3, drifting
         2.7 mT a minute and not followed, read 0.2 mT off after a 5 s wait: e5g5 read as
         e5c3, a wrong ply). Below `least`, the inference's own allowance covers it."""
         prior = max(abs(r) for r in self.fast)  # followed: drift, seen steady
+        limit = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least
         for s in range(N_SPACES):
             if not self._measured[s]:
                 self.unsure[s] = prior
-            elif self.fast[s]:
+            elif self.fast[s] and abs(self.rate[s]) <= limit:
                 self.unsure[s] = max(abs(self.rate[s] - self._before[s]),
                                      FOLLOW_ERROR * abs(self.rate[s]))
             else:

@@ -25,8 +25,8 @@ def test_a_fast_rate_not_followed_is_unsure_by_all_of_it():
     assert drift.fast[0] == 0.0 and drift.unsure[:3] == [1.0, 0.0, 0.0]
     drift.learn(_rest(142.0, 108.0), 2 * w)  # two windows: followed, known to 30 % of itself
     assert drift.fast[0] == 1.1 and abs(drift.unsure[0] - FOLLOW_ERROR * 1.1) < 1e-9
-    drift.learn(_rest(182.0, 112.0), 3 * w)  # or to what its two windows differ, when more
-    assert drift.fast[0] == 2.0 and abs(drift.unsure[0] - 0.9) < 1e-9
+    drift.learn(_rest(174.0, 112.0), 3 * w)  # or to what its two windows differ, when more
+    assert abs(drift.fast[0] - 1.6) < 1e-9 and abs(drift.unsure[0] - 0.5) < 1e-9
     assert drift.unsure[1] == 0.0
 
 
@@ -51,6 +51,10 @@ def test_a_sensor_drifting_too_fast_to_follow_is_named_to_the_player():
     drift.learn(_rest(), 0.0)
     drift.learn(_rest(100.0, 100.0 + fast, 100.0 + fast * 0.8), w)
     assert drift.too_fast() == [1]  # (2: 4.8 mT a minute, followed)
+    drift.learn(_rest(100.0, 100.0 + 2 * fast, 100.0 + fast * 1.6), 2 * w)
+    assert drift.fast[1] and drift.fast[2]  # both followed, steady...
+    assert abs(drift.unsure[1] - drift.rate[1]) < 1e-9  # ...too fast: unsure by all of it
+    assert abs(drift.unsure[2] - FOLLOW_ERROR * drift.rate[2]) < 1e-9
     watch = FaultWatch(Inference(BoardModel(Calibration.nominal())), adc_max=4095)
     assert watch.note() == ""
     watch.drifting = {INDEX["c3"]}
