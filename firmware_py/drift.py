@@ -109,7 +109,12 @@ class Drift:
         prior = max(abs(r) for r in self.fast)  # followed: drift, seen steady
         limit = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least
         for s in range(N_SPACES):
-            if not self._measured[s]:
+            if not prior:
+                # No drift seen steady: a fast rate measured once is a rough board's warm-up
+                # or a neighbour's error, which the inference allows for (rough 12-bit m0
+                # seed 126: two wrong plies when such a sensor counted for less).
+                self.unsure[s] = 0.0
+            elif not self._measured[s]:
                 self.unsure[s] = prior
             elif self.fast[s] and abs(self.rate[s]) <= limit:
                 self.unsure[s] = max(abs(self.rate[s] - self._before[s]),

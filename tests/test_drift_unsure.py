@@ -22,12 +22,13 @@ def test_a_fast_rate_not_followed_is_unsure_by_all_of_it():
     drift.learn(_rest(), 0.0)
     assert drift.unsure == [0.0] * N_SPACES  # nothing measured: the inference's own allowance
     drift.learn(_rest(120.0, 104.0), w)  # one window: 1.0 fast, not followed; 0.2 slow
-    assert drift.fast[0] == 0.0 and drift.unsure[:3] == [1.0, 0.0, 0.0]
-    drift.learn(_rest(142.0, 108.0), 2 * w)  # two windows: followed, known to 30 % of itself
+    assert drift.fast[0] == 0.0 and drift.unsure == [0.0] * N_SPACES  # no drift seen steady
+    drift.learn(_rest(142.0, 108.0, 130.0), 2 * w)  # two windows: followed, to 30 %...
     assert drift.fast[0] == 1.1 and abs(drift.unsure[0] - FOLLOW_ERROR * 1.1) < 1e-9
-    drift.learn(_rest(174.0, 112.0), 3 * w)  # or to what its two windows differ, when more
-    assert abs(drift.fast[0] - 1.6) < 1e-9 and abs(drift.unsure[0] - 0.5) < 1e-9
-    assert drift.unsure[1] == 0.0
+    assert drift.fast[2] == 0.0 and drift.unsure[2] == 1.5  # ...on a drifting board: unsure
+    drift.learn(_rest(174.0, 112.0, 160.0), 3 * w)
+    assert abs(drift.fast[0] - 1.6) < 1e-9  # followed, off by what its windows differ
+    assert abs(drift.unsure[0] - 0.5) < 1e-9 and drift.unsure[1] == 0.0
 
 
 def test_a_sensor_not_measured_may_drift_as_fast_as_those_followed():
