@@ -75,8 +75,9 @@ def test_a_landing_next_to_a_sensor_drifting_unfollowed_is_asked_not_guessed():
 
 
 def test_a_board_drifting_6_mt_a_minute_names_its_fastest_sensors():
-    # Drift 6 mT a minute, rough 12-bit m0.3 seed 2: e5c3-like misreadings came from
-    # sensors whose followed rate was 10-30 % off; it recorded a wrong ply and never said why.
+    # Drift 6 mT a minute, rough 12-bit m0.3 seed 2: followed rates are 10-30 % off the
+    # sensors' own; the board never said that some drift faster than it can follow. (The
+    # whole game still records a wrong ply after ply 40: drift this fast is not solved.)
     said = set()
 
     def trace(controller, board):
