@@ -142,11 +142,13 @@ class Calibration:
             return _median(dvonn) / PRIOR_DVONN_FACTOR
         return NOMINAL_UNIT_MT * self.codes_per_mt
 
-    def track_drift(self, space: int, empty_reading: float, weight: float = 0.2) -> None:
+    def track_drift(self, space: int, empty_reading: float, weight: float = 0.2,
+                    reach: float = 0.0) -> None:
         """Follow a slow baseline drift of an empty space from a reading known to be empty.
         A reading over 1 mT away is not drift (at most 0.05 mT a minute, followed every few
-        seconds) but something else near the sensor: it is not followed."""
-        if abs(empty_reading - self.baseline[space]) <= 1.0 * self.codes_per_mt:
+        seconds) but something else near the sensor: it is not followed, unless a drift not
+        followed may have moved it by `reach` (codes) further."""
+        if abs(empty_reading - self.baseline[space]) <= 1.0 * self.codes_per_mt + reach:
             self.baseline[space] += weight * (empty_reading - self.baseline[space])
 
     # -- files -------------------------------------------------------------------------------

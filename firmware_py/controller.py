@@ -354,7 +354,7 @@ class Controller:
                         self.decisions.resolve(st, cand, snap if exact else None)
                     return
                 self.questions.answer, self.questions.lifted = None, set()  # read afresh
-        if self.faults.check(snap, STUCK_S):
+        if self.faults.check(snap, STUCK_S) or self._drifting():
             st.message = self.faults.note()
             self._settled = None  # read the board again without the failed sensor
         still_long = snap.time - snap.stable_since >= self.inference.hold_s
@@ -392,6 +392,13 @@ class Controller:
         self._settled = ((snap.stable_since, st.board.ply_count, len(decisions.pending))
                          if decisions.last.kind in ("match", "commit")
                          and st.mode in SETTLED_MODES else None)
+
+    def _drifting(self) -> bool:
+        """Sensors newly measured drifting faster than the board can follow (`Drift.too_fast`)
+        are named to the player (`FaultWatch.note`). True when one was."""
+        new = set(self.reference.drift.too_fast()) - self.faults.drifting
+        self.faults.drifting |= new
+        return bool(new)
 
     def _start(self, snap) -> None:
         """The first settled snapshot (`startup.start`): idle once the board is as the game says."""

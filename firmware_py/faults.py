@@ -63,6 +63,10 @@ class FaultWatch:
         # board differs from the game.
         self.suspects: list[int] = []
         self._frozen: dict[int, tuple] = {}  # space -> (reading, since): not moving at all
+        # Sensors measured drifting faster than the board can follow (`Drift.too_fast`):
+        # still read, each reading the less sure the older its reference (`Drift.unsure`),
+        # and named to the player.
+        self.drifting: set[int] = set()
 
     def reset(self) -> None:
         """Trust every sensor again (a new game checks them all afresh)."""
@@ -70,6 +74,7 @@ class FaultWatch:
         self.inference.unreliable = frozenset()
         self.suspects = []
         self._frozen.clear()
+        self.drifting = set()
 
     def __contains__(self, space: int) -> bool:
         return space in self.faulty
@@ -87,11 +92,19 @@ class FaultWatch:
         self.inference.unreliable = frozenset(self.faulty)
 
     def note(self) -> str:
-        """The line that names the faulty sensors ('' when there are none)."""
-        if not self.faulty:
-            return ""
-        return _("sensor {spaces} looks faulty: played from the game alone; check it with "
-                 "`dvonn-board diag selftest`").format(spaces=names(sorted(self.faulty)))
+        """The line that names the faulty sensors ('' when there are none), those drifting
+        too fast apart: what to do about them differs."""
+        lines = []
+        if self.faulty:
+            lines.append(_("sensor {spaces} looks faulty: played from the game alone; check it "
+                           "with `dvonn-board diag selftest`").format(
+                               spaces=names(sorted(self.faulty))))
+        drifting = sorted(self.drifting - self.faulty.keys())
+        if drifting:
+            lines.append(_("sensor {spaces} drifts faster than the board can follow: moves "
+                           "there may be asked about; let the board warm up, then check the "
+                           "sensors' supply").format(spaces=names(drifting)))
+        return "; ".join(lines)
 
     def check(self, snap, stuck_s: float = 0.0) -> bool:
         """A sensor at an ADC rail, or whose reading has not moved by a single code for

@@ -78,6 +78,9 @@ class Inference(Reachable, Alternatives):
         # The spaces with a stack in the reference (set by it): how far (codes) from its
         # baseline each still reads that stack (`faint_stacks.standing_limits`).
         self.standing: dict[int, float] = {}
+        # Per sensor, how far its drift may be off what its reference was moved on by (codes
+        # per second, `Drift.unsure`; set by the reference): allowed for as the reference ages.
+        self.drift_unsure: list[float] | None = None
 
     # -- occupancy ---------------------------------------------------------------------------
     def occupancy(self, values) -> frozenset:
@@ -169,6 +172,7 @@ class Inference(Reachable, Alternatives):
         adc_error = ADC_ERROR_CODES ** 2 if step < 1 else 0.0
         loose = self.loose
         wide = 3 if self.model.open_positions else 2
+        unsure = self.drift_unsure or [0.0] * N_SPACES
 
         def gap(r: float, s: int, free=None) -> float:
             """How far a change r lies outside what a hover ending (or a knocked stack lying
@@ -189,7 +193,7 @@ class Inference(Reachable, Alternatives):
             n2 = cal.noise[s] ** 2
             q = step * step / 12.0 if self.dithered(s) else 1.0 / 6.0 * (frames + ref_frames) / 2
             v0.append((n2 + q) * (1.0 / frames + 1.0 / ref_frames) + floor + adc_error
-                      + (loose[s][wide] if s in loose else 0.0))
+                      + (unsure[s] * age_s) ** 2 + (loose[s][wide] if s in loose else 0.0))
         chi0 = [gap(r0[s], s) ** 2 / v0[s] for s in range(N_SPACES)]
         total0 = sum(chi0)
         for c in cands:

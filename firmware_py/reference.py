@@ -76,6 +76,7 @@ class Reference:
         self._late = None
         self.inference.standing = {}
         self.drift.reset()
+        self.inference.drift_unsure = None
 
     def set(self, snap, stacks) -> None:
         """`snap` shows `stacks`: it becomes the reference; follow drift and noise. Landings
@@ -96,6 +97,7 @@ class Reference:
         self._contact_to_come(snap)
         followed: set[int] = set()
         disturbed: set[int] = set()  # a stack changed within two spaces: no drift to learn
+        dt = max(0.0, snap.time - self.time) if self.values is not None else 0.0
         if self.values is not None and self.stacks is not None:
             changed = [t for t in range(N_SPACES) if stacks[t] != self.stacks[t]]
             disturbed = set(changed).union(*(NEAR[t] for t in changed))
@@ -113,11 +115,14 @@ class Reference:
         self.time = snap.time
         cal = self.cal
         noise = sorted(snap.spread)[N_SPACES // 2]
+        unsure = self.drift.unsure  # (a drift not followed moves a baseline that much further)
         for s in range(N_SPACES):  # drift: follow the baselines of empty spaces
             if not stacks[s] and s not in self.faulty:
-                cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks))
+                cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks),
+                                reach=unsure[s] * dt)
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
         self.drift.learn(cal.baseline, snap.time, disturbed)
+        self.inference.drift_unsure = self.drift.unsure
 
     def _hovering(self, before_stacks, stacks, snap) -> None:
         """The landings in `stacks` were read from `snap`, a board only just settled: each
@@ -235,7 +240,8 @@ class Reference:
         for s in range(N_SPACES):
             if stacks[s] and s not in near and s not in loose and s not in self.faulty:
                 step = snap.values[s] - old[s]
-                if abs(step - self.drift.fast[s] * dt) <= limit:
+                # (A drift not followed, `Drift.unsure`, may have moved it that much further.)
+                if abs(step - self.drift.fast[s] * dt) <= limit + self.drift.unsure[s] * dt:
                     self.cal.baseline[s] += step
                     followed.add(s)
         return followed
