@@ -195,8 +195,14 @@ class Questions(LandingWait, Answers):
         kept = self.before  # (the open question's, should this one not be asked)
         if not self.known:  # (what the player has answered is counted from the same move)
             self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
-        if len({c.key for c in rivals}) == 1:
-            rivals = rivals + self._kept_with(rivals[0], candidates)
+        if all(c.amends for c in rivals):
+            # (Every meaning changes the recorded move: it may well stand, read faintly.)
+            keys = {c.key for c in rivals}
+            for c in list(rivals):
+                for k in self._kept_with(c, candidates):
+                    if k.key not in keys:
+                        keys.add(k.key)
+                        rivals = rivals + [k]
         if self.known:  # only those that agree with what the player has answered so far
             agreeing = [c for c in rivals if self._agrees(c)]
             if again and not agreeing:
@@ -270,12 +276,15 @@ class Questions(LandingWait, Answers):
 
     @staticmethod
     def _kept_with(cand, candidates) -> list:
-        """One meaning asked about alone that changes the recorded move and adds a ply after
-        it: the recorded move kept with that same ply (from `candidates`), as a list of at
-        most one. Asked alone, the question would be about the later ply's landing, and its
-        answer would change the recorded move unasked (rough 10-bit bad m0 seed 208: "did you
-        land on i2?" about j2's landing took h1i2 for h1i1, i2 being the landing of both);
-        with it, the question is about where the recorded move landed."""
+        """A meaning asked about that changes the recorded move and adds a ply after it (alone,
+        or with others that all change it): the recorded move kept with that same ply (from
+        `candidates`), as a list of at most one. Asked alone, the question would be about the
+        later ply's landing, and its answer would change the recorded move unasked (rough
+        10-bit bad m0 seed 208: "did you land on i2?" about j2's landing took h1i2 for h1i1,
+        i2 being the landing of both); with it, the question is about where the recorded move
+        landed. So too with several changes asked about: the recorded landing is one of the
+        answers (rough 12-bit bad m0.6 seed 14: b2c3, read on a stack still held, landed off
+        centre and read as lifted again; "b3 or a2?" left c3 unlit and b2c2 was recorded)."""
         if not cand.amends or len([p for p in cand.plies if not p.is_pass]) < 2:
             return []
         return [c for c in candidates if not c.amends and c.kind == cand.kind

@@ -1,0 +1,18 @@
+"""Rough 12-bit boards with bad noise (1 mT RMS a sample) and many mistakes (issue 19): games
+that recorded a wrong ply or got stuck before. Simulated time only."""
+
+from dvonn_sim.autoplay import play_game
+
+
+def rough_bad(seed: int, plies: int):
+    return play_game(seed=seed, preset="rough", adc_bits=12, noise="bad", mistakes=0.6,
+                     max_plies=plies)
+
+
+def test_a_landing_read_as_lifted_again_keeps_its_space_among_the_answers():
+    # b2c3 was read on a stack still held above c3, landed off centre and read as lifted
+    # again; c1c2 came on top and "b3 or a2?" left c3 unlit: the player showed c2 and b2c2
+    # was recorded. Now c3 is among the answers, the player shows it, b2c3 stands.
+    r = rough_bad(14, 71)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
