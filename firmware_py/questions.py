@@ -241,7 +241,11 @@ class Questions(LandingWait, Answers):
             if s is not None and s not in ask and s not in later:
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
-        if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+        # One space left because the other meaning landed where the later ply did: asked
+        # alone, its lift there answers "not here, there" (`shown_there`). (Waiting, nothing
+        # was ever asked: rough 12-bit m1.0 seed 83, e3b3 or e3h3 under j3h3, stuck.)
+        alone = any(s in later for s in spaces if s is not None)
+        if len(ask) < (1 if single or blind or alone else 2):  # a lift could not tell: wait
             self.before = kept
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
