@@ -227,7 +227,8 @@ class Controller:
         """A button press: 'confirm', 'undo' or 'new_game'."""
         st = self.state
         if name == "confirm":
-            if st.mode == "asking" and st.time - self._shown[1] < CONFIRM_AFTER_S:
+            if (st.mode == "asking" and self._shown[0] == (st.mode, tuple(st.ask))
+                    and st.time - self._shown[1] < CONFIRM_AFTER_S):
                 pass  # too soon to be this question's answer: meant for what it replaced
             elif st.mode == "asking" and self.questions.rivals:
                 cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
