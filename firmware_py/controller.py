@@ -90,10 +90,11 @@ from .unseen_landing import landed_unseen
 
 SETTLED_MODES = ("idle", "removing", "over")
 CONFIRM_AFTER_S = 0.5
-"""A confirm pressed sooner than this after a question (or the spaces it asks about) was shown
-answers what was shown before, not it: no one reads a question that fast (rough 12-bit bad
-m0.6 seed 34: "b1 or d1?" shown 0.11 s before the player confirmed the error it replaced,
-which took c1b1 for c1d1, a wrong ply)."""
+"""A confirm pressed sooner than this after a question replaced an error or the unexplained
+board (where confirm has a meaning of its own) answers what was shown before, not the
+question: no one reads a question that fast (rough 12-bit bad m0.6 seed 34: "b1 or d1?"
+shown 0.11 s before the player confirmed the error it replaced, which took c1b1 for c1d1,
+a wrong ply)."""
 
 
 class Controller:
@@ -159,7 +160,8 @@ class Controller:
         # The last settled snapshot (and its occupancy), and the last one before the
         # occupancy last changed.
         self._last_still = self._still_before = None
-        self._shown: tuple = (None, 0.0)  # ((mode, asked spaces), since when shown)
+        # The mode shown on the last frame, since when, and the mode before it.
+        self._shown: tuple = (None, 0.0, None)
         self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
@@ -219,15 +221,15 @@ class Controller:
             d = self.mismatch.overdue(st, self.decisions.last, snap, self.decisions.pending)
             if d is not None:  # the question, not the difference, is the first thing shown
                 self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(d, snap))
-        shown = (st.mode, tuple(st.ask))
-        if shown != self._shown[0]:
-            self._shown = (shown, frame.time)
+        if st.mode != self._shown[0]:
+            self._shown = (st.mode, frame.time, self._shown[0])
 
     def button(self, name: str) -> None:
         """A button press: 'confirm', 'undo' or 'new_game'."""
         st = self.state
         if name == "confirm":
-            if (st.mode == "asking" and self._shown[0] == (st.mode, tuple(st.ask))
+            if (st.mode == "asking" and self._shown[0] == st.mode
+                    and self._shown[2] in ("error", "unexplained")
                     and st.time - self._shown[1] < CONFIRM_AFTER_S):
                 pass  # too soon to be this question's answer: meant for what it replaced
             elif st.mode == "asking" and self.questions.rivals:

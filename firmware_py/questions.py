@@ -145,12 +145,12 @@ class Questions(LandingWait, Answers):
         if d.best.amends:  # the recorded move's stack read as lifted again: as it stands too
             d = Decision(d.kind, d.best, list(d.rivals) + d.as_recorded(), d.candidates)
         asked = self._ask_landings(st, d, ("commit",))
-        if not asked and relook is not None and not self._fits(d):
-            asked = self._ask_landings(st, relook(d, snap), ("commit",))
         stands = [c for c in d.rivals if c.kind == "match" and landing(c) is not None]
         if not asked and stands:  # no other landing fits: whether it landed as recorded
             self.ask(st, stands, single=True, candidates=d.candidates)
             self.whether = asked = st.mode == "asking"
+        if not asked and not stands and relook is not None and not self._fits(d):
+            asked = self._ask_landings(st, relook(d, snap), ("commit",))
         if asked:
             self.still = snap.stable_since
         return asked
