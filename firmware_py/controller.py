@@ -86,15 +86,8 @@ from .spaces import N_SPACES
 from .startup import confirm_empty, start
 from .state import BoardState
 from .unanswered import still_asked
-from .unseen_landing import landed_unseen
 
 SETTLED_MODES = ("idle", "removing", "over")
-CONFIRM_AFTER_S = 0.5
-"""A confirm pressed sooner than this after a question replaced an error or the unexplained
-board (where confirm has a meaning of its own) answers what was shown before, not the
-question: no one reads a question that fast (rough 12-bit bad m0.6 seed 34: "b1 or d1?"
-shown 0.11 s before the player confirmed the error it replaced, which took c1b1 for c1d1,
-a wrong ply)."""
 
 
 class Controller:
@@ -157,11 +150,6 @@ class Controller:
         # Standing stacks seen off their space on a frame since the last settled snapshot
         # (`_note_gone`): one set back before the board was still again is reseated too.
         self._gone: set[int] = set()
-        # The last settled snapshot (and its occupancy), and the last one before the
-        # occupancy last changed.
-        self._last_still = self._still_before = None
-        # The mode shown on the last frame, since when, and the mode before it.
-        self._shown: tuple = (None, 0.0, None)
         self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
@@ -221,18 +209,12 @@ class Controller:
             d = self.mismatch.overdue(st, self.decisions.last, snap, self.decisions.pending)
             if d is not None:  # the question, not the difference, is the first thing shown
                 self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(d, snap))
-        if st.mode != self._shown[0]:
-            self._shown = (st.mode, frame.time, self._shown[0])
 
     def button(self, name: str) -> None:
         """A button press: 'confirm', 'undo' or 'new_game'."""
         st = self.state
         if name == "confirm":
-            if (st.mode == "asking" and self._shown[0] == st.mode
-                    and self._shown[2] in ("error", "unexplained")
-                    and st.time - self._shown[1] < CONFIRM_AFTER_S):
-                pass  # too soon to be this question's answer: meant for what it replaced
-            elif st.mode == "asking" and self.questions.rivals:
+            if st.mode == "asking" and self.questions.rivals:
                 cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
                 if cand is not None:
                     self.decisions.resolve(
@@ -316,7 +298,6 @@ class Controller:
         self.faults.reset()  # the empty board is checked again: a repaired sensor is trusted
         self.settler.ignore.clear()
         self.reference.clear()
-        self._last_still = self._still_before = None
         self.mismatch.rebuilding = False
         self.recorder.provisional = False
         self.questions.clear()
@@ -333,12 +314,6 @@ class Controller:
 
     def _on_snapshot(self, snap) -> None:
         self.stats["snapshots"] += 1
-        # The board still before the stacks standing last changed (`unseen_landing`).
-        now = (snap, self.inference.occupancy(snap.values))
-        last = self._last_still
-        if last is not None and last[1] != now[1]:
-            self._still_before = last[0]
-        self._last_still = now
         noise = mean_noise(snap.spread)
         if self.reference.values is None:
             self._start(snap)
@@ -402,7 +377,6 @@ class Controller:
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
         d = landed_on_set_back(d, ref.set_back)
-        d = landed_unseen(d, self._still_before, snap, self.inference, ref)
         d = cleared_from_hand(d, st.lifted if st.mode == "lifted" else None)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:
