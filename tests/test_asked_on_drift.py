@@ -41,3 +41,26 @@ def test_a_ply_asked_about_is_taken_when_no_sensor_of_its_landings_drifts_unsure
     d, first, _ = _read_on_top(unsure_at=lambda a, b: next(
         s for s in range(N_SPACES) if s not in (a.dst, b.dst)))
     assert d.kind == "commit"
+
+
+def test_a_change_of_the_recorded_move_read_on_drifting_sensors_is_asked_with_it_kept():
+    # Drift 6 mT a minute, rough 12-bit m0.3 seed 2: "i3, j2, i2 or b4?" about j3's landing
+    # left out b3b4 (as recorded) with j3i3; i3 shown changed b3b4 to b3a2 unasked.
+    board, a, b, n1, n2 = two_plies_from_one_position()
+    before = board.copy()
+    board.push(a)  # the recorded last move
+    cal, inference, watch = parts()
+    q = Questions(inference, cal, watch, ask_after_s=1.0)
+    st = BoardState(board=board)
+    changed = [cand(before, [b, n1], amends=True), cand(before, [b, n2], amends=True)]
+    kept = cand(board, [n1])  # the recorded move kept, with the same later ply
+    unsure = [0.0] * N_SPACES
+    unsure[b.dst] = 0.3
+    inference.drift_unsure = unsure
+    q.ask(st, changed, candidates=changed + [kept])
+    assert kept in q.rivals  # an answer of n1's landing now names two: asked again about a/b
+    inference.drift_unsure = None
+    q.clear()
+    st.mode = "idle"
+    q.ask(st, changed, candidates=changed + [kept])
+    assert kept not in q.rivals  # no drift unsure: as before
