@@ -378,7 +378,7 @@ class Controller:
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
         d = asked_on_drift(d, self.questions.asked_first, st.board.ply_count,
-                           self.inference.drift_unsure)
+                           self.faults.drifting)
         d = landed_on_set_back(d, ref.set_back)
         d = cleared_from_hand(d, st.lifted if st.mode == "lifted" else None)
         decisions.last = d

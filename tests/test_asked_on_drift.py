@@ -1,5 +1,6 @@
 """A ply asked about and not answered is not decided later by readings of sensors drifting
-unsure (`asked_on_drift`): the question comes back with each asked landing."""
+faster than the board follows (`asked_on_drift`): the question comes back with each asked
+landing."""
 
 from firmware_py.asked_on_drift import asked_on_drift
 from firmware_py.inference import Decision
@@ -22,20 +23,18 @@ def _read_on_top(unsure_at=None):
     first, other = cand(board, [a, n1]), cand(board, [b, n1])
     first.chi2, other.chi2 = 230.0, 290.0  # readings 30 s old: a fits "best" by far
     d = Decision("commit", first, [first], [first, other])
-    unsure = [0.0] * N_SPACES
-    if unsure_at is not None:
-        unsure[unsure_at(a, b)] = 0.3  # codes a second: that sensor drifts unsure
-    return asked_on_drift(d, q.asked_first, board.ply_count, unsure), first, other
+    drifting = set() if unsure_at is None else {unsure_at(a, b)}  # named: drifting too fast
+    return asked_on_drift(d, q.asked_first, board.ply_count, drifting), first, other
 
 
-def test_a_ply_asked_about_is_not_taken_on_readings_of_a_sensor_drifting_unsure():
+def test_a_ply_asked_about_is_not_taken_on_readings_of_a_sensor_drifting_too_fast():
     # Drift 6 mT a minute, default 10-bit m0.3 seed 1: "f4, h4, h2?" about f2's move dropped
-    # unanswered, then f2f4 j3i2 taken on readings 30 s old (h2 the truth, drifting unsure).
+    # unanswered, then f2f4 j3i2 taken on readings 30 s old (h2 the truth, named too fast).
     d, first, other = _read_on_top(unsure_at=lambda a, b: b.dst)
     assert d.kind == "ambiguous" and d.rivals == [first, other]  # asked again
 
 
-def test_a_ply_asked_about_is_taken_when_no_sensor_of_its_landings_drifts_unsure():
+def test_a_ply_asked_about_is_taken_when_no_sensor_of_its_landings_drifts_too_fast():
     d, first, _ = _read_on_top()
     assert d.kind == "commit" and d.best is first  # as before: the readings decide
     d, first, _ = _read_on_top(unsure_at=lambda a, b: next(
