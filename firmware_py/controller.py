@@ -64,7 +64,6 @@ back when they differ.
 
 from __future__ import annotations
 
-from .asked_on_drift import asked_on_drift
 from .board_model import BoardModel, BoardSpec, Geometry
 from .calibration import Calibration
 from .carried_on import landed_elsewhere
@@ -377,8 +376,6 @@ class Controller:
         d = landed_elsewhere(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
-        d = asked_on_drift(d, self.questions.asked_first, st.board.ply_count,
-                           self.faults.drifting)
         d = landed_on_set_back(d, ref.set_back)
         d = cleared_from_hand(d, st.lifted if st.mode == "lifted" else None)
         decisions.last = d

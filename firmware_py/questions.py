@@ -75,8 +75,6 @@ class Questions(LandingWait, Answers):
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
         self.fading: dict = {}  # rival key -> when the readings first ruled it out (`REACH`)
         self.shown: list[int] = []  # an unlit space whose lift also answers (`shown_there`)
-        # (ply count, first plies) of the last question about a new ply (`asked_on_drift`)
-        self.asked_first: tuple | None = None
 
     def clear(self) -> None:
         """No question open."""
@@ -187,8 +185,7 @@ class Questions(LandingWait, Answers):
             keys = {c.key for c in rivals}
             for c, s in zip(self.rivals, self.spaces()):
                 if c.key not in keys and (c.key in still or s in under_way
-                                          or self._reaching(c, read, rivals, st.time)
-                                          or self._drifting(c, s, read, rivals)):
+                                          or self._reaching(c, read, rivals, st.time)):
                     keys.add(c.key)
                     rivals = rivals + [read.get(c.key, c)]
         else:
@@ -238,9 +235,6 @@ class Questions(LandingWait, Answers):
         self.as_it_stands, self.lift_answers = False, True
         self.rivals = rivals
         self.index = idx
-        firsts = {c.plies[0] for c in rivals if not c.amends and c.plies}
-        if firsts:
-            self.asked_first = (st.board.ply_count, firsts)
         self.shown = self.shown_there(rivals, spaces, ask, later)
         if not again:
             self.answer = None
@@ -277,21 +271,6 @@ class Questions(LandingWait, Answers):
             return False
         since = self.fading.setdefault(cand.key, now)
         return now - since < REACH * self.ask_after_s
-
-    def _drifting(self, cand, space, read: dict, rivals) -> bool:
-        """Whether the readings cannot rule out `cand`, asked about on `space` and still read
-        (`read`) with as many plies as the new `rivals`' first: the sensor there, or
-        at a landing of the new `rivals`, drifts by more than the board follows
-        (`Drift.unsure`), so the older the reference, the less its reading tells one landing
-        from the other; only the player does (drift 6 mT a minute, default 10-bit m0.3 seed 1:
-        "e1, h2, h4, f3, i4?" about f2's move, asked 20 s on a reference not refreshed,
-        narrowed to "f4, f3" as the readings aged, h2, the truth, dropped: f2f4 recorded)."""
-        unsure = self.inference.drift_unsure
-        if (not unsure or cand.key not in read or not rivals
-                or cand.board.ply_count != rivals[0].board.ply_count):
-            return False
-        near = [landing(c) for c in rivals] + [space]
-        return any(s is not None and unsure[s] > 0 for s in near)
 
     @staticmethod
     def _kept_with(cand, candidates) -> list:

@@ -182,30 +182,6 @@ def test_a_question_asked_afresh_keeps_what_still_fits_nearly_as_well():
     assert st.ask == [c.dst, a.dst]  # (then no longer)
 
 
-def test_a_question_on_drifting_sensors_keeps_what_the_player_has_not_ruled_out():
-    # Drift 6 mT a minute, default 10-bit m0.3 seed 1: "e1, h2, h4, f3, i4?" asked 20 s on a
-    # reference not refreshed narrowed, as the readings aged, to "f4, f3": h2, the truth, was
-    # dropped and f2f4 recorded. A drift not followed (`Drift.unsure`) leaves its sensor's
-    # reading unable to rule a landing out: only the player's answer narrows the question.
-    cal, inference, q, st, (a, b, c, d) = asked_about_two()
-    a.chi2, b.chi2, c.chi2 = 1.0 + 3 * inference.margin, 1.0 + 9 * inference.margin, 1.0
-    unsure = [0.0] * len(cal.baseline)
-    unsure[b.dst] = 0.3  # codes a second: b's landing is read by a sensor drifting unsure
-    inference.drift_unsure = unsure
-    q.ask(st, [c], single=True, candidates=[c, a, b])
-    st.time += 10 * questions.REACH * q.ask_after_s  # (past a hand's reaction: `REACH`)
-    q.ask(st, [c], single=True, candidates=[c, a, b])
-    assert st.ask == [c.dst, b.dst]  # a, ruled out on a sensor whose drift is known, is not
-    q.ask(st, [c], single=True, candidates=[c, a])
-    assert st.ask == [c.dst]  # b no longer read at all (the board moved on): not kept
-    inference.drift_unsure = None
-    q.ask(st, [c, b], candidates=[c, b])
-    q.ask(st, [c], single=True, candidates=[c, b])
-    st.time += 10 * questions.REACH * q.ask_after_s
-    q.ask(st, [c], single=True, candidates=[c, b])
-    assert st.ask == [c.dst]  # no drift unsure: the readings narrow it, as before
-
-
 def test_a_question_asked_afresh_keeps_the_space_being_answered():
     cal, inference, q, st, (a, b, c, d) = asked_about_two()
     stacked = [v + 100 * cal.codes_per_mt for v in cal.baseline]
