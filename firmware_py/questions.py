@@ -199,6 +199,8 @@ class Questions(LandingWait, Answers):
             self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
         if len({c.key for c in rivals}) == 1:
             rivals = rivals + self._kept_with(rivals[0], candidates)
+        else:  # (each change of the recorded move read on drifting sensors: with it kept)
+            rivals = rivals + self._kept_on_drift(rivals, candidates, st.board)
         if self.known:  # only those that agree with what the player has answered so far
             agreeing = [c for c in rivals if self._agrees(c)]
             if again and not agreeing:
@@ -282,6 +284,30 @@ class Questions(LandingWait, Answers):
             return []
         return [c for c in candidates if not c.amends and c.kind == cand.kind
                 and c.plies == cand.plies[1:]][:1]
+
+    def _kept_on_drift(self, rivals, candidates, board) -> list:
+        """Rivals changing the recorded move and adding plies after it, its landing or theirs
+        read by a sensor drifting unsure (`Drift.unsure`): the recorded move kept with the same
+        later plies, for those not among `rivals`. The readings cannot rule it out, and an
+        answer about the later ply would change the move unasked (drift 6 mT a minute, rough
+        12-bit m0.3 seed 2: "i3, j2, i2 or b4?" about j3's landing, b3b4 as recorded left out
+        at 141 against b3a2 j3i3 at 120: i3 shown, "b3b4 changed to b3a2", a wrong ply)."""
+        unsure = self.inference.drift_unsure
+        last = board.move_stack[-1] if board.move_stack else None
+        if not unsure or last is None or not last.is_move:
+            return []
+        keys = {c.key for c in rivals}
+        kept = []
+        for c in rivals:
+            if not c.amends or not c.plies or not c.plies[0].is_move:
+                continue
+            if unsure[last.dst] <= 0 and unsure[c.plies[0].dst] <= 0:
+                continue
+            for k in self._kept_with(c, candidates):
+                if k.key not in keys:
+                    keys.add(k.key)
+                    kept.append(k)
+        return kept
 
     def ask_blind(self, st, cand, blind: list[int]) -> None:
         """Ask the player to confirm `cand` (a lift cannot be seen on a faulty sensor)."""
