@@ -202,6 +202,33 @@ def test_early_placements_by_the_placement_search_the_last_ones_searched_into_ph
     assert len(late.pv) > ai.PLACEMENT_SEARCH_EMPTIES and late.pv[-1].is_move
 
 
+def test_placements_on_a_level_s_time_search_by_time_not_by_evaluations(monkeypatch):
+    # Round 16: 1000 evaluations (depth 2-3) used about 13 ms of a 0.5 s move.
+    calls = []
+
+    def spy(board, rng, setup, budget=1000, seconds=None):
+        calls.append((budget, seconds))
+        return Ply(-1, INDEX["a1"])
+
+    monkeypatch.setattr(ai, "search_placement", spy)
+    board = Board.from_plies(["f3", "c3", "i3"])
+    ai.choose(board, 3, random.Random(0), seconds=0.5)
+    assert calls[-1] == (None, ai.PLACEMENT_TIME_SHARE * 0.5)
+    ai.choose(board, 3, random.Random(0), clock=ai.GameClock(60.0))
+    assert calls[-1][0] is None and 0 < calls[-1][1] < 0.25 * 60.0
+    for budgets in ({"nodes": 5000}, {"depth": 2}, {"level": 1}):  # seeded or weak play
+        ai.choose(board, **{"level": 3, "rng": random.Random(0), **budgets})
+        assert calls[-1][0] == 1000
+
+
+def test_placement_search_by_time_alone_finds_a_legal_placement():
+    board = Board.from_plies(["f3", "c3", "i3", "a1", "e5"])
+    ply = ai.search_placement(board, random.Random(1), budget=None, seconds=0.05)
+    assert board.is_legal(ply)
+    with pytest.raises(ValueError):
+        ai.search_placement(board, random.Random(1), budget=None)
+
+
 def test_dvonn_pieces_go_where_every_space_is_nearest_to_one():
     rng = random.Random(4)
     board = Board()

@@ -55,6 +55,11 @@ LEVEL_DEPTHS = {1: 1, 2: 3}
 # the weights in force, 5 scored 48-1-11 against ai:classic where 3 scored 51-1-8 (60 games,
 # seed 7).
 PLACEMENT_SEARCH_EMPTIES = 3
+# On a level's time, the placements `placement_search` makes search for this share of the
+# move's time (a clock's share for a whole game), not for its 1000 evaluations (about 13 ms,
+# depth 2-3): depth 4-7 in 0.4 s. With node or depth budgets (ai.trial, levels 1-2) they keep
+# the 1000 evaluations, so seeded play stays the same. Round 16, docs/engine-strength.md.
+PLACEMENT_TIME_SHARE = 0.8
 
 
 def level_seconds(level: int) -> float:
@@ -86,12 +91,17 @@ def choose(board: Board, level: int = DEFAULT_LEVEL, rng: _random.Random | None 
         soft, limit_seconds = clock.allot(board)
     if depth is None:
         depth = LEVEL_DEPTHS.get(int(level))
+    by_time = nodes is None and depth is None and limit_seconds is not None
     if board.ply_count < N_PLACEMENTS - PLACEMENT_SEARCH_EMPTIES:  # placed by rule
         if board.ply_count < 3:
             ply = choose_dvonn(board, rng)
         else:
             setup = searcher.setup if searcher is not None else DEFAULT_SETUP
-            ply = search_placement(board, rng, setup, seconds=limit_seconds)
+            if by_time:
+                ply = search_placement(board, rng, setup, budget=None, seconds=min(
+                    limit_seconds, PLACEMENT_TIME_SHARE * (soft or limit_seconds)))
+            else:
+                ply = search_placement(board, rng, setup, seconds=limit_seconds)
         result = SearchResult(ply, 0, 0, 0, time.perf_counter() - start, [ply])
     else:
         searcher = searcher if searcher is not None else Searcher(rng)

@@ -100,13 +100,13 @@ class _Stop(Exception):
 
 
 class _Search:
-    def __init__(self, board: Board, w: SetupWeights, rng: _random.Random, budget: int,
+    def __init__(self, board: Board, w: SetupWeights, rng: _random.Random, budget: int | None,
                  deadline: float | None = None):
         self.w = w
         # a piece's worth by its space alone, with the seeded noise (the same for both sides)
         self.worth = [v + (rng.randrange(w.noise + 1) if w.noise else 0)
                       for v in _worth(board._dv, w)]
-        self.budget = budget
+        self.budget = budget if budget is not None else 1 << 62  # None: the deadline only
         self.deadline = deadline  # time.perf_counter() by which to stop (a level's time)
         self.evals = 0
         # the order to try the spaces in: the best alone first
@@ -157,11 +157,19 @@ def setup_value(board: Board, weights: SetupWeights = DEFAULT_SETUP) -> int:
 
 
 def search_placement(board: Board, rng: _random.Random, weights: SetupWeights = DEFAULT_SETUP,
-                     budget: int = EVALUATIONS, depth: int | None = None,
+                     budget: int | None = EVALUATIONS, depth: int | None = None,
                      seconds: float | None = None) -> Ply:
     """The placement the search prefers for the player to place (after the DVONN pieces):
-    iterative deepening until `budget` evaluations, `depth` or `seconds` (a slow machine at a
-    low level), keeping the deepest finished answer."""
+    iterative deepening until `budget` evaluations (None: no limit but `seconds`), `depth` or
+    `seconds`, keeping the deepest finished answer.
+
+    >>> import random
+    >>> board = Board.from_plies(["e3", "c3", "g3"])
+    >>> board.is_legal(search_placement(board, random.Random(0), budget=None, seconds=0.01))
+    True
+    """
+    if budget is None and seconds is None and depth is None:
+        raise ValueError("a placement search needs a budget, a depth or seconds")
     deadline = None if seconds is None else time.perf_counter() + seconds
     s = _Search(board, weights, rng, budget, deadline)
     own, enemy = (board._w, board._b) if board.turn == WHITE else (board._b, board._w)
