@@ -270,15 +270,18 @@ class Reference:
         self.drift.reset()
         self.set(snap, [()] * N_SPACES)
 
-    def resume(self, snap, stacks, occupied) -> None:
+    def resume(self, snap, stacks, occupied, offsets_unknown: bool = False) -> None:
         """A restored game whose pieces stand as recorded: learn what a fresh game would have
         learned from this position (baselines of the empty spaces, responses of the
-        `occupied` spaces' bottom pieces), and take it as the reference."""
+        `occupied` spaces' bottom pieces), and take it as the reference. `offsets_unknown`:
+        the sensors sit far off their assumed baselines (the player confirmed a board read
+        unlike the record): under the stacks the baselines stay `unread`, no response is
+        learned there."""
         cal = self.cal
         for s in range(N_SPACES):
             if not stacks[s] and s not in self.faulty:
                 cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
-        if not cal.baseline_known:  # no file: under the stacks the offsets are not known yet
+        if offsets_unknown and not cal.baseline_known:
             cal.unread = {s for s in range(N_SPACES) if stacks[s] and s not in self.faulty}
             self._prior = {s: cal.baseline[s] for s in cal.unread}
         for s in set(occupied) - cal.unread:

@@ -102,5 +102,5 @@ def confirm_as_recorded(st: BoardState, snap, faults, reference) -> bool:
         return False
     stacks = st.board.stacks()
     st.clear_marks()
-    reference.resume(snap, stacks, faults.seen(stacks))
+    reference.resume(snap, stacks, faults.seen(stacks), offsets_unknown=True)
     return True
