@@ -60,7 +60,7 @@ def start(st: BoardState, snap, faults, inference, reference) -> bool:
         st.message = _("set up the game as recorded: {difference}").format(
             difference=difference_text(st))
         if not inference.model.cal.baseline_known:
-            st.message += " " + _("If the board stands as recorded, press confirm: its "
+            st.message += ". " + _("If the board stands as recorded, press confirm: its "
                                   "empty spaces' readings are taken as empty (the sensors' "
                                   "offsets are not known yet)")
         return False
