@@ -28,6 +28,7 @@ from .board_ranges import LEVELS, LandingFit, Ranges
 from .calibration import NEAR, Calibration
 from .spaces import N_SPACES
 
+UNREAD_OFFSET_MT = 20.0  # how far a cheap Hall sensor (SS49E class) may sit off mid-scale
 __all__ = ["BoardModel", "LandingFit", "LEVELS", "BoardSpec", "Geometry", "Magnet", "Tolerances",
            "disc_bz", "xy"]  # (the build's description is `board_build`'s, the ranges
                              # `board_ranges`')
@@ -282,6 +283,8 @@ class BoardModel(Ranges):
         return d, var
 
     def _base_var(self, t: int) -> float:
+        if t in self.cal.unread:  # never read empty: a cheap sensor's offset, +-20 mT
+            return (UNREAD_OFFSET_MT * self.cal.codes_per_mt) ** 2
         if self.cal.baseline_known:
             return (0.05 * self.cal.codes_per_mt) ** 2
         return (3.0 * self.cal.codes_per_mt) ** 2  # unknown offset: +-3 mT spread

@@ -54,6 +54,9 @@ class Calibration:
     crosstalk: dict[tuple[int, int], float] = field(default_factory=dict)  # (sensor, source)
     polarity: dict[str, float] = field(default_factory=lambda: dict(POLARITY))
     baseline_known: bool = False  # True once read from an empty board (or a saved file)
+    # Spaces whose baselines were never read empty: a game resumed with no calibration file
+    # reads only its empty spaces; under a stack the sensor's offset (+-20 mT) is unknown.
+    unread: set[int] = field(default_factory=set)
     version: int = 0  # bumped by every change of a response (models cache what they derive)
 
     def changed(self) -> None:
@@ -82,6 +85,7 @@ class Calibration:
         self.baseline = [float(v) for v in values]
         self.noise = [max(float(s), 0.05) for s in spread]
         self.baseline_known = True
+        self.unread = set()
         self.changed()
 
     def learn_placement(self, space: int, kind: str, before, after, *, others=()) -> None:

@@ -83,7 +83,7 @@ from .script import Script
 from .set_back import landed_on_set_back
 from .settle import Settler, mean_noise, tolerance_for
 from .spaces import N_SPACES
-from .startup import confirm_empty, start
+from .startup import confirm_as_recorded, confirm_empty, start
 from .state import BoardState
 from .unanswered import still_asked
 
@@ -230,6 +230,10 @@ class Controller:
                 if confirm_empty(st, self.settler.snapshot, self.faults, self.inference,
                                  self.reference):
                     self.decisions.settle_mode(st)
+            elif (st.mode == "unexplained" and self.reference.values is None
+                  and confirm_as_recorded(st, self.settler.snapshot, self.faults,
+                                          self.reference)):
+                self.decisions.settle_mode(st)  # a resumed game, no baselines: as recorded
             elif st.mode in ("unexplained", "error") and self.faults.suspects:
                 # "The space is right as it is": its sensor is faulty; play on without it.
                 self.faults.confirm("disagreed with the board (player confirmed)")

@@ -32,4 +32,6 @@ def standing_limits(model, values, stacks) -> dict[int, float]:
         if stacks[s]:
             own = abs(values[s] - cal.baseline[s])
             limits[s] = max(least, min(usual, own - model.nudge_span(s, stacks[s])))
+            if s in cal.unread:  # its baseline only estimated: lifted, it may read that far off
+                limits[s] = max(limits[s], 0.5 * own)
     return limits

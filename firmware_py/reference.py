@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from .calibration import NEAR
 from .drift import Drift
+from .board_model import UNREAD_OFFSET_MT
 from .faint_stacks import standing_limits
 from .inference import Z_LIMIT
 from .spaces import N_SPACES
@@ -67,6 +68,8 @@ class Reference:
         # Each sensor's drift, learned from the baselines followed: the reference is read
         # moved on by it (`explain`, `misfits`).
         self.drift = Drift(self.cal.codes_per_mt)
+        # A resumed game's unread spaces (`Calibration.unread`): the baseline first assumed.
+        self._prior: dict[int, float] = {}
 
     def clear(self) -> None:
         """Nothing known: the next settled board is read from scratch."""
@@ -95,6 +98,7 @@ class Reference:
             if landed and snap.time - snap.stable_since >= self.inference.hold_s:
                 self._late = (snap.time, landed)
         self._contact_to_come(snap)
+        self._read_baselines(snap, stacks)
         followed: set[int] = set()
         disturbed: set[int] = set()  # a stack changed within two spaces: no drift to learn
         dt = max(0.0, snap.time - self.time) if self.values is not None else 0.0
@@ -121,7 +125,8 @@ class Reference:
                 cal.track_drift(s, snap.values[s] - self.model.crosstalk_at(s, stacks),
                                 reach=unsure[s] * dt)
             cal.noise[s] = 0.8 * cal.noise[s] + 0.2 * max(noise, 0.05)
-        self.drift.learn(cal.baseline, snap.time, disturbed)
+        # (an unread stack's baseline is an estimate that moves as pieces are learned)
+        self.drift.learn(cal.baseline, snap.time, disturbed | cal.unread)
         self.inference.drift_unsure = self.drift.unsure
 
     def _hovering(self, before_stacks, stacks, snap) -> None:
@@ -265,20 +270,59 @@ class Reference:
         self.drift.reset()
         self.set(snap, [()] * N_SPACES)
 
-    def resume(self, snap, stacks, occupied) -> None:
+    def resume(self, snap, stacks, occupied, offsets_unknown: bool = False) -> None:
         """A restored game whose pieces stand as recorded: learn what a fresh game would have
         learned from this position (baselines of the empty spaces, responses of the
-        `occupied` spaces' bottom pieces), and take it as the reference."""
+        `occupied` spaces' bottom pieces), and take it as the reference. `offsets_unknown`:
+        the sensors sit far off their assumed baselines (the player confirmed a board read
+        unlike the record): under the stacks the baselines stay `unread`, no response is
+        learned there."""
         cal = self.cal
         for s in range(N_SPACES):
             if not stacks[s] and s not in self.faulty:
                 cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
-        for s in occupied:
+        if offsets_unknown and not cal.baseline_known:
+            cal.unread = {s for s in range(N_SPACES) if stacks[s] and s not in self.faulty}
+            self._prior = {s: cal.baseline[s] for s in cal.unread}
+        for s in set(occupied) - cal.unread:
             if cal.response[s] is None or cal.kind[s] != stacks[s][0]:
                 self.relearn(s, snap.values, stacks)
+        self._estimate_unread(snap.values, stacks)
         cal.changed()
         self.drift.restart(cal.baseline, snap.time)
         self.set(snap, stacks)
+
+    def _read_baselines(self, snap, stacks) -> None:
+        """An unread space (`Calibration.unread`) whose stack has left reads its baseline, and
+        what the stack read there teaches its bottom piece's response (the board's pieces'
+        strength, for a game resumed before any was placed). The stacks still unread have
+        their baselines estimated anew (`_estimate_unread`)."""
+        cal = self.cal
+        gone = [s for s in cal.unread if not stacks[s]]
+        for s in gone:
+            cal.unread.discard(s)
+            if s not in self.faulty:
+                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
+                if self.values is not None and self.stacks and self.stacks[s]:
+                    self.relearn(s, self.values, self.stacks)
+        if gone:
+            cal.changed()
+        self._estimate_unread(snap.values, stacks)
+
+    def _estimate_unread(self, values, stacks) -> None:
+        """The baseline under each unread stack: its reading less what the model says the
+        stack adds, kept within a sensor's offset of where it was first assumed (a piece may
+        read far weaker than the datasheet's before any was learned). Occupancy is then judged
+        by what the stack adds, not by the sensor's offset."""
+        cal, model = self.cal, self.model
+        span = UNREAD_OFFSET_MT * cal.codes_per_mt
+        for s in cal.unread:
+            if not stacks[s]:
+                continue
+            own = sum(model.piece_own(s, k, lv) for lv, k in enumerate(stacks[s]))
+            prior = self._prior.get(s, cal.baseline[s])
+            est = values[s] - own - model.crosstalk_at(s, stacks)
+            cal.baseline[s] = min(prior + span, max(prior - span, est))
 
     def wrong_polarity(self, values, stacks, spaces) -> list[int]:
         """The `spaces` whose reading has the opposite sign to their bottom piece's magnet."""

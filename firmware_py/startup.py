@@ -18,6 +18,8 @@ The controller starts in `calibrating`. Its first settled snapshot decides how p
   they differ (a stack missing or extra, or a bottom piece whose magnet reads the wrong way up)
   the board is `unexplained` and the players are told what to set up; where they match, the
   calibration learns what a fresh game would have learned (`reference.Reference.resume`).
+  With no baselines at all (no calibration file), confirm takes the board as recorded
+  (`confirm_as_recorded`): the stacks' baselines are read when they leave.
 
 `start` returns True when the board is as the game says: the controller then shows whose turn
 it is. Until then it reads the board again at each settled snapshot.
@@ -57,6 +59,10 @@ def start(st: BoardState, snap, faults, inference, reference) -> bool:
         st.extra = sorted((occ - expected) | set(wrong_sign))
         st.message = _("set up the game as recorded: {difference}").format(
             difference=difference_text(st))
+        if not inference.model.cal.baseline_known:
+            st.message += ". " + _("If the board stands as recorded, press confirm: its "
+                                  "empty spaces' readings are taken as empty (the sensors' "
+                                  "offsets are not known yet)")
         return False
     reference.resume(snap, stacks, expected)
     return True
@@ -84,3 +90,17 @@ def confirm_empty(st: BoardState, snap, faults, inference, reference) -> bool:
             baseline[s] = float(snap.values[s])
         return start(st, snap, faults, inference, reference)
     return False
+
+
+def confirm_as_recorded(st: BoardState, snap, faults, reference) -> bool:
+    """The player says a resumed game stands as recorded, on a board with no baselines (no
+    calibration file): a space that reads like a stack may be an empty one's sensor offset,
+    and a stack may read weakly against a sensor off the other way, so only the player can
+    tell. On `snap` the empty spaces' readings become their baselines; those under the stacks
+    stay unknown (`Calibration.unread`) until their stacks leave. Returns True when taken."""
+    if snap is None or st.board.ply_count == 0 or reference.cal.baseline_known:
+        return False
+    stacks = st.board.stacks()
+    st.clear_marks()
+    reference.resume(snap, stacks, faults.seen(stacks), offsets_unknown=True)
+    return True

@@ -93,6 +93,7 @@ class Players(PlyMotions, SeeingOut):
         self.ack_timeout = ack_timeout
         self.max_plies = max_plies
         self.truth = Board() if start is None else start.copy()
+        self._resumed_at = self.truth.ply_count  # a resumed game's plies already played
         self.made: collections.Counter[str] = collections.Counter()
         self.log: list[tuple[float, str]] = []
         self.complaints: list[tuple[float, str]] = []  # the board said something unexpected
@@ -396,8 +397,9 @@ class Players(PlyMotions, SeeingOut):
         deadline = self.board.now + self.ack_timeout
         yield lambda now: (now >= deadline or self._acknowledged(self.leds(now), [])
                            or bool(self._misread(self.leds(now)))
-                           or bool(self._named_empty(self.leds(now))))
-        if self._named_empty(self.leds()):
+                           or bool(self._named_empty(self.leds(now)))
+                           or bool(self._named_as_recorded(self.leds(now))))
+        if self._named_empty(self.leds()) or self._named_as_recorded(self.leds()):
             yield from self._confirm_empty()
             deadline = self.board.now + self.ack_timeout
             yield lambda now: now >= deadline or self._acknowledged(self.leds(now), [])
@@ -415,16 +417,26 @@ class Players(PlyMotions, SeeingOut):
         named = view.spaces("extra")
         return named if named and not any(self.board.stacks[s] for s in named) else []
 
+    def _named_as_recorded(self, view: LedView) -> list[int]:
+        """The spaces a resumed game's board, before its first ply, names as differing from
+        the record (`extra`, `missing`) when each stands as recorded: what a person who looks
+        at them sees (an empty space's sensor offset, a stack reading weakly against it)."""
+        if not self._resumed_at or self.truth.ply_count != self._resumed_at:
+            return []
+        named = view.spaces("extra") + view.spaces("missing")
+        right = all(self.board.stack(s) == self.truth.stack(s) for s in named)
+        return named if named and right else []
+
     def _confirm_empty(self):
         """Named as pieces to clear, the spaces are empty: the player looks, and says so as the
         board's message asks (confirm). At most twice."""
         for _ in range(2):
             yield self._pause(self._draw("react"))
             self._view = None
-            named = self._named_empty(self.leds())
+            named = self._named_empty(self.leds()) or self._named_as_recorded(self.leds())
             if not named:
                 return
-            self._note(f"confirming {' '.join(SPACES[s] for s in named)} empty")
+            self._note(f"confirming {' '.join(SPACES[s] for s in named)} as they stand")
             self.board.press("confirm")
             yield self._pause(0.5)
             self._look_afresh()

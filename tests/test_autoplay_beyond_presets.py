@@ -105,3 +105,26 @@ def test_a_game_on_cheap_sensors_resumes_after_a_pulled_plug_on_the_baselines_pl
                         controller_options={"calibration": Calibration.from_json(kept[0])})
     assert resumed.match and resumed.wrong == 0 and not resumed.stalled
     assert len(resumed.record) == 42
+
+
+def test_a_game_on_cheap_sensors_resumes_after_a_pulled_plug_with_no_calibration_file():
+    """No calibration file at all (a first game cut off before anything was saved): the
+    resumed game names the empty spaces whose sensors sit off mid-scale, and the player
+    confirms the board stands as recorded; their readings become their baselines. The
+    baselines under the stacks are read as the stacks leave (before: stuck, 0 plies)."""
+    from firmware_py.calibration import Calibration
+    cal = Calibration.nominal()
+    seen = {"confirm": False, "unread": []}
+
+    def watch(c, _board):
+        seen["confirm"] |= "press confirm" in c.state.message and c.reference.values is None
+        seen["unread"].append(len(cal.unread))
+
+    first = play_game(seed=1, mistakes=0.3, board=OFFSET20, max_plies=30)
+    assert first.match and len(first.record) == 30
+    resumed = play_game(seed=1, mistakes=0.3, board=OFFSET20, start=first.record, max_plies=56,
+                        controller_options={"calibration": cal}, trace=watch)
+    assert resumed.match and resumed.wrong == 0 and not resumed.stalled
+    assert len(resumed.record) == 56
+    assert seen["confirm"] and not cal.baseline_known
+    assert max(seen["unread"]) > seen["unread"][-1] > 0  # read as stacks left, not before

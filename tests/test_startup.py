@@ -8,7 +8,7 @@ import dataclasses
 
 from firmware_py import reference
 from firmware_py.rules import Board, Ply
-from firmware_py.startup import confirm_empty, start
+from firmware_py.startup import confirm_as_recorded, confirm_empty, start
 from firmware_py.state import BoardState
 from tests.test_controller_parts import E3, F3, parts, snap
 
@@ -85,7 +85,8 @@ def test_a_resumed_game_whose_pieces_differ_is_unexplained_until_set_up():
     ok, st, ref, _ = started(board, with_piece_on(cal, F3))  # on f3 instead of e3
     assert not ok and ref.values is None
     assert (st.mode, st.missing, st.extra) == ("unexplained", [E3], [F3])
-    assert st.message == "set up the game as recorded: put back e3; take off f3"
+    assert st.message.startswith("set up the game as recorded: put back e3; take off f3. ")
+    assert "press confirm" in st.message  # no baselines known: confirm takes it as recorded
 
 
 def test_a_resumed_game_s_piece_the_wrong_way_up_is_to_be_set_up_again():
@@ -104,3 +105,21 @@ def test_a_resumed_game_as_recorded_is_the_reference():
     mt = 40 * cal.polarity[board.stacks()[E3][0]]
     ok, st, ref, _ = started(board, with_piece_on(cal, E3, mt=mt))
     assert ok and ref.stacks == board.stacks() and st.mode == "calibrating"
+
+
+def test_a_resumed_game_confirmed_as_recorded_reads_its_empty_spaces_and_not_its_stacks():
+    """No baselines (no calibration file): f3, empty in the record, reads 30 mT off (a cheap
+    sensor's offset) and is named; the player confirms the board stands as recorded. f3's
+    reading becomes its baseline; e3's stays unread until its stack leaves."""
+    cal = parts()[0]
+    board = Board()
+    board.push(Ply(-1, E3))
+    values = with_piece_on(cal, E3)
+    values[F3] += 30 * cal.codes_per_mt
+    ok, st, ref, watch = started(board, values)
+    assert not ok and st.extra == [F3]
+    assert confirm_as_recorded(st, snap(values), watch, ref)
+    assert ref.values is not None and not st.extra and not st.missing
+    cal = ref.cal
+    assert abs(cal.baseline[F3] - values[F3]) < 2 * cal.codes_per_mt  # (less cross-talk)
+    assert cal.unread == {E3}
