@@ -1,0 +1,51 @@
+"""A landing read where nothing changed: a stack gone from its space read as moved onto a
+space whose reading has not moved since the board was last still.
+
+A stack knocked aside lies beside its space (`alternatives.knocked`). Lying near a landing read
+while a hand still held its stack (its reference off by what the hand's letting go changed),
+the stale reading there can fit the knocked stack set down on top better than lying beside
+(rough 12-bit, bad noise, mistakes 0.6, seed 6: g1h1 read as the hand set it down, h1 then
+read 1.8 mT off; h2, knocked towards it, was read as h2h1, chi2 94 against 156: a wrong ply).
+Against the board still just before, a move whose stack stood there shows whole: its source
+emptied and its landing changed. So a landing that reads as it did on that board, where the
+model says it changes clearly, is asked about, with the best meaning that lands elsewhere
+(`landed_unseen`); never taken from the readings alone.
+"""
+
+from __future__ import annotations
+
+from .candidates import Decision
+
+CLEAR = 3.0
+"""A landing the model says changes its reading by this many times `Inference.change_limit`
+(more than noise and rounding can) must show a change."""
+
+
+def landed_unseen(d: Decision, before, snap, inference, reference) -> Decision:
+    """`d`, unless it commits a move whose stack stood on `before` (the last still board
+    before `snap`'s, a `settle.Snapshot`) and whose landing reads unchanged from it, though
+    the landing clearly changes it against the `reference`: then a question between it and
+    the best meaning landing on none of those spaces."""
+    if d.kind != "commit" or before is None or reference.values is None:
+        return d
+    best = d.best
+    stood = inference.occupancy(before.values)
+    unseen = set()
+    for p in best.plies:
+        if not p.is_move or p.src not in stood or best.stacks[p.dst] == reference.stacks[p.dst]:
+            continue
+        t = p.dst
+        limit = inference.change_limit(t, snap.frames, before.frames)
+        grows = inference.model.delta({t: best.stacks[t]}, reference.values,
+                                      reference.stacks)[0].get(t, 0.0)
+        toward = (snap.values[t] - before.values[t]) * (1.0 if grows > 0 else -1.0)
+        if abs(grows) > CLEAR * limit and toward <= limit:
+            unseen.add(t)  # (a change the other way is no landing either)
+    if not unseen:
+        return d
+    rival = next((c for c in d.candidates if c is not best and c.chi2 < 1e9
+                  and not any(p.is_move and p.dst in unseen for p in c.plies)), None)
+    if rival is None:
+        return d
+    return Decision("ambiguous", best, [best, rival], d.candidates,
+                    unchanged=frozenset(unseen))

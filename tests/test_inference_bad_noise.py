@@ -1,0 +1,19 @@
+"""Rough 12-bit boards with bad noise (1 mT RMS a sample) and many mistakes (issue 19): games
+that recorded a wrong ply or got stuck before. Simulated time only."""
+
+from dvonn_sim.autoplay import play_game
+
+
+def rough_bad(seed: int, plies: int):
+    return play_game(seed=seed, preset="rough", adc_bits=12, noise="bad", mistakes=0.6,
+                     max_plies=plies)
+
+
+def test_a_stack_knocked_towards_a_landing_that_reads_as_before_is_asked_about():
+    # g1h1 was read as the hand set it down, and h1 read 1.8 mT off once it let go; h2,
+    # knocked towards h1, fitted h2h1 (chi2 94) better than lying aside (156), and h2h1 was
+    # recorded: h1 read as on the board still before the knock. Now a landing that reads as
+    # before, where it would change clearly, is asked about; the player pushes h2 back.
+    r = rough_bad(6, 60)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
