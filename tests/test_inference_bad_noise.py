@@ -17,3 +17,12 @@ def test_a_stack_knocked_towards_a_landing_that_reads_as_before_is_asked_about()
     r = rough_bad(6, 60)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_the_knock_towards_an_open_landing_is_asked_about_on_10_bits_too():
+    # As above on the rough 10-bit board: h2h1 would add 1.13 mT on h1, where readings can
+    # differ by 0.38 with nothing changed; h1 read 0.34 mT the other way.
+    r = play_game(seed=6, preset="rough", adc_bits=10, noise="bad", mistakes=0.6,
+                  max_plies=60)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
