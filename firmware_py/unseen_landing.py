@@ -24,7 +24,8 @@ CLEAR = 2.0
 
 def landed_unseen(d: Decision, before, snap, inference, reference) -> Decision:
     """`d`, unless it commits a move whose stack stood on `before` (the last still board
-    before `snap`'s, a `settle.Snapshot`) and whose landing reads unchanged from it, though
+    before the stacks standing last changed, a `settle.Snapshot`) and whose landing reads no
+    change towards it since (nor one the stack lying aside could not make), though
     the landing clearly changes it against the `reference`: then a question between it and
     the best meaning landing on none of those spaces."""
     if d.kind != "commit" or before is None or reference.values is None:
@@ -44,11 +45,11 @@ def landed_unseen(d: Decision, before, snap, inference, reference) -> Decision:
         change = snap.values[t] - before.values[t]
         # (A change the other way is no landing either, up to what the stack lying beside
         # could make there: beyond, the landing pushed the stack below aside, as on a rough
-        # board it can: seed 4, c3b3 read -3.5 mT on b3 where the model says +0.8.)
+        # board it can: seed 4, c3b3 read -3.5 mT on b3, where the model says it grows.)
         lo, hi = inference.model.lying_range(moved)
         lying = min(lo, 0.0) - limit <= change <= max(hi, 0.0) + limit
-        if abs(grows) > CLEAR * limit and change * (1.0 if grows > 0 else -1.0) <= limit \
-                and lying:
+        toward = change if grows > 0 else -change
+        if abs(grows) > CLEAR * limit and toward <= limit and lying:
             unseen.add(t)
     if not unseen:
         return d

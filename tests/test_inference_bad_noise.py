@@ -29,7 +29,7 @@ def test_the_knock_towards_an_open_landing_is_asked_about_on_10_bits_too():
 
 
 def test_a_landing_that_pushed_the_stack_below_aside_is_no_unseen_landing():
-    # c3b3 read -3.5 mT on b3, where the model says +0.8 (the landing pushed b3's stack of
+    # c3b3 read -3.5 mT on b3, where the model says it grows (the landing pushed b3's stack of
     # three aside): read as no change towards the landing, it was asked about, the course
     # changed, and a later question about a landing cleared with its cut-off stacks stuck
     # the game. A change the other way beyond what the stack lying aside could make is a
