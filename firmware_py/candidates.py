@@ -93,6 +93,9 @@ class Decision:
     extra: list[int] = field(default_factory=list)
     illegal_lift: list[int] = field(default_factory=list)
     provisional: bool = False
+    # Landings that read as on the board still just before, though they change it clearly
+    # (`unseen_landing`): asked about, never taken unseen (`LandingWait.set_down_unseen`).
+    unchanged: frozenset = frozenset()
 
     def as_recorded(self) -> list[Candidate]:
         """The candidate of the board standing as the game records it (a 'match' that does

@@ -86,6 +86,7 @@ from .spaces import N_SPACES
 from .startup import confirm_as_recorded, confirm_empty, start
 from .state import BoardState
 from .unanswered import still_asked
+from .unseen_landing import landed_unseen
 
 SETTLED_MODES = ("idle", "removing", "over")
 
@@ -150,6 +151,9 @@ class Controller:
         # Standing stacks seen off their space on a frame since the last settled snapshot
         # (`_note_gone`): one set back before the board was still again is reseated too.
         self._gone: set[int] = set()
+        # The last settled snapshot (and its occupancy), and the last one before the
+        # occupancy last changed.
+        self._last_still = self._still_before = None
         self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
@@ -302,6 +306,7 @@ class Controller:
         self.faults.reset()  # the empty board is checked again: a repaired sensor is trusted
         self.settler.ignore.clear()
         self.reference.clear()
+        self._last_still = self._still_before = None
         self.mismatch.rebuilding = False
         self.recorder.provisional = False
         self.questions.clear()
@@ -318,6 +323,12 @@ class Controller:
 
     def _on_snapshot(self, snap) -> None:
         self.stats["snapshots"] += 1
+        # The board still before the stacks standing last changed (`unseen_landing`).
+        now = (snap, self.inference.occupancy(snap.values))
+        last = self._last_still
+        if last is not None and last[1] != now[1]:
+            self._still_before = last[0]
+        self._last_still = now
         noise = mean_noise(snap.spread)
         if self.reference.values is None:
             self._start(snap)
@@ -381,6 +392,7 @@ class Controller:
         d = held_cut_off(d, self.recorder, ref, st.board, decisions.pending, snap)
         d = still_asked(d, self.recorder, self.inference.margin)
         d = landed_on_set_back(d, ref.set_back)
+        d = landed_unseen(d, self._still_before, snap, self.inference, ref)
         d = cleared_from_hand(d, st.lifted if st.mode == "lifted" else None)
         decisions.last = d
         if d.kind == "match" and not d.best.amends and still_long:

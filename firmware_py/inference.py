@@ -138,11 +138,16 @@ class Inference(Reachable, Alternatives):
         """The spaces whose mean reading over `frames` differs from `ref` (over `ref_frames`)
         by more than noise and rounding can. (A reading that noise does not dither steps by a
         whole code as it drifts across a code's edge: such a step is no change of its own.)"""
+        return frozenset(s for s in range(N_SPACES)
+                         if abs(values[s] - ref[s]) > self.change_limit(s, frames, ref_frames))
+
+    def change_limit(self, space: int, frames: int, ref_frames: int) -> float:
+        """The most (codes) a mean reading of `space` over `frames` can differ from one over
+        `ref_frames` with nothing changed there (`changed`)."""
         cal = self.model.cal
         scale = (1.0 / frames + 1.0 / ref_frames) ** 0.5
         least = 0.03 * cal.codes_per_mt
-        return frozenset(s for s in range(N_SPACES) if abs(values[s] - ref[s])
-                         > 3.0 * cal.noise[s] * scale + least + (0.0 if self.dithered(s) else 1.0))
+        return 3.0 * cal.noise[space] * scale + least + (0.0 if self.dithered(space) else 1.0)
 
     # -- scoring -----------------------------------------------------------------------------
     def misfits(self, cand: Candidate, values, frames: int, ref, ref_frames: int, ref_stacks,

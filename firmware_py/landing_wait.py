@@ -92,6 +92,8 @@ class LandingWait:
         and so is one that a stack knocked aside explains nearly as well (`hover_margin`: a
         knock is a mistake, put right by pushing the stack back, not a move to record), and one
         that would read plainly on its own space (more than `UNSEEN_MT`). Else None."""
+        if d.unchanged:
+            return None  # its landing reads as before the move: no faint landing, asked
         rivals = d.rivals
         best = rivals[0] if rivals else None
         landed = min((c.chi2 for c in rivals if c.kind == "commit"), default=None)
