@@ -70,7 +70,6 @@ class Questions(LandingWait, Answers):
         self.whether = False  # the question is whether a stack landed at all
         self.still: float | None = None  # ... asked on this still board (its stable_since)
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
-        self.lift_answers = True  # ... a lift of its landing answers too
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
         self.fading: dict = {}  # rival key -> when the readings first ruled it out (`REACH`)
@@ -79,7 +78,6 @@ class Questions(LandingWait, Answers):
     def clear(self) -> None:
         """No question open."""
         self.rivals, self.answer, self.whether, self.as_it_stands = [], None, False, False
-        self.lift_answers = True
         self.known, self.shown = [], []
         self.fading = {}
 
@@ -232,7 +230,7 @@ class Questions(LandingWait, Answers):
             self.before = kept
             return
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
-        self.as_it_stands, self.lift_answers = False, True
+        self.as_it_stands = False
         self.rivals = rivals
         self.index = idx
         self.shown = self.shown_there(rivals, spaces, ask, later)
@@ -315,7 +313,7 @@ class Questions(LandingWait, Answers):
             return  # the question stands
         self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
         self.shown = []
-        self.as_it_stands, self.lift_answers = False, True
+        self.as_it_stands = False
         st.clear_marks()
         st.mode = "asking"
         st.ask = list(blind)
@@ -328,20 +326,12 @@ class Questions(LandingWait, Answers):
         """The board stands as `cand`'s one ply would leave it, and as nothing else, but reads
         too far from the model (`misfits`: where most) to take it unasked: ask whether it was
         played, its landing space lit (confirm, or lift it and set it back, answers; only confirm
-        when the ply lands where the recorded last move did)."""
+        when the ply lands where the recorded last move did, `Answers.lift_answers`)."""
         if st.mode == "asking" and [c.key for c in self.rivals] == [cand.key]:
             return  # the question stands: never asked afresh
         self.rivals, self.index, self.answer, self.lifted = [cand], None, None, set()
         self.shown = []
         self.as_it_stands = True
-        # Its landing is the recorded last move's too: a lift there may show where that move
-        # landed (a question about it a moment before, answered late), so only confirm answers,
-        # as the message says (placed 3 mm off + nudges 2 mm, default 12-bit m0.3 seed 3: i4
-        # lifted to show g2i4's landing took "did you play k4i4?" for k3k4, a wrong ply).
-        last = st.board.move_stack[-1] if st.board.move_stack else None
-        moves = [p for p in cand.plies if p.is_move]
-        self.lift_answers = cand.amends or not moves or not (
-            last and last.is_move and last.dst == moves[-1].dst)
         st.clear_marks()
         st.mode = "asking"
         st.ask = [cand.last_dst]
