@@ -52,6 +52,11 @@ class Drift:
 
     def __init__(self, codes_per_mt: float = 1.0):
         self.least = FAST_MT_PER_MIN * codes_per_mt / 60.0  # codes per second
+        self.too_fast_rate = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least  # `too_fast`
+        self.reset()
+
+    def reset(self) -> None:
+        """Nothing known (a new game: the baselines are read again from the empty board)."""
         self.rate = [0.0] * N_SPACES
         self.fast = [0.0] * N_SPACES
         # Per sensor, how far its rate may be off what the reference is moved on by (codes per
@@ -61,15 +66,6 @@ class Drift:
         self._before = [0.0] * N_SPACES  # the rate of the window before the last
         # Per sensor, (time, baseline) its rate is measured from (None: from the next reading).
         self._anchor: list[tuple[float, float] | None] = [None] * N_SPACES
-
-    def reset(self) -> None:
-        """Nothing known (a new game: the baselines are read again from the empty board)."""
-        self.rate = [0.0] * N_SPACES
-        self.fast = [0.0] * N_SPACES
-        self.unsure = [0.0] * N_SPACES
-        self._measured = [False] * N_SPACES
-        self._before = [0.0] * N_SPACES  # the rate of the window before the last
-        self._anchor = [None] * N_SPACES
 
     def restart(self, baseline, time: float) -> None:
         """The baselines were set anew (not followed): measure the rates from here on."""
@@ -102,12 +98,12 @@ class Drift:
         (measured once, or two windows apart, or over `TOO_FAST_MT_PER_MIN`), all of it; a
         followed one, by `FOLLOW_ERROR` of itself or as much as its two windows differ, when
         more (drift 6 mT a minute, default 10-bit m0.3 seed 6 and rough 10-bit seed 2: a
-        wrong ply each with the sensors over 5 mT a minute followed to 30 %). A sensor not measured yet on a board where others drift fast may
-        drift as fast as they do (drift 3 mT a minute, rough 12-bit m0.3 seed 4: c3, drifting
-        2.7 mT a minute and not followed, read 0.2 mT off after a 5 s wait: e5g5 read as
-        e5c3, a wrong ply). Below `least`, the inference's own allowance covers it."""
+        wrong ply each with the sensors over 5 mT a minute followed to 30 %). A sensor not
+        measured yet on a board where others drift fast may drift as fast as they do (drift 3
+        mT a minute, rough 12-bit m0.3 seed 4: c3, drifting 2.7 mT a minute and not followed,
+        read 0.2 mT off after a 5 s wait: e5g5 read as e5c3, a wrong ply). Below `least`, the
+        inference's own allowance covers it."""
         prior = max(abs(r) for r in self.fast)  # followed: drift, seen steady
-        limit = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least
         for s in range(N_SPACES):
             if not prior:
                 # No drift seen steady: a fast rate measured once is a rough board's warm-up
@@ -116,7 +112,7 @@ class Drift:
                 self.unsure[s] = 0.0
             elif not self._measured[s]:
                 self.unsure[s] = prior
-            elif self.fast[s] and abs(self.rate[s]) <= limit:
+            elif self.fast[s] and abs(self.rate[s]) <= self.too_fast_rate:
                 self.unsure[s] = max(abs(self.rate[s] - self._before[s]),
                                      FOLLOW_ERROR * abs(self.rate[s]))
             else:
@@ -138,5 +134,5 @@ class Drift:
 
     def too_fast(self) -> list[int]:
         """The sensors measured drifting faster than `TOO_FAST_MT_PER_MIN`."""
-        limit = TOO_FAST_MT_PER_MIN / FAST_MT_PER_MIN * self.least
-        return [s for s in range(N_SPACES) if self._measured[s] and abs(self.rate[s]) > limit]
+        return [s for s in range(N_SPACES)
+                if self._measured[s] and abs(self.rate[s]) > self.too_fast_rate]
