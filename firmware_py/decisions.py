@@ -157,10 +157,10 @@ class Decisions:
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(st, None, lifted=best.src)
                 return
-            if not self.questions.held_long(st, d, snap):
+            if not self.questions.held_long(st, d, snap) and not self._held_unfit(st, d, snap):
                 self._show_held(st, best)
         elif kind == "relift":
-            if not self.questions.held_long(st, d, snap):
+            if not self.questions.held_long(st, d, snap) and not self._held_unfit(st, d, snap):
                 self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
             self.mismatch.illegal(st, d.best)
@@ -188,7 +188,7 @@ class Decisions:
                 self.recorder.asked(self.questions.rivals, self.inference.fit_limit)
         else:
             verdict = self.mismatch.unexplained(st, d, snap, self.pending)
-            if verdict == "held":
+            if verdict == "held" and not self._held_unfit(st, d, snap):
                 self._show_held(st, d.best)
             elif verdict == "resync":
                 self.take_as_is(st, d.best, snap)
@@ -206,6 +206,25 @@ class Decisions:
             return
         if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
             self.take_as_is(st, d.best, snap)
+
+    def _held_unfit(self, st, d: Decision, snap) -> bool:
+        """A board still for `held_s` read with a stack in the hand, where no landing fits at
+        all (`Questions.held_long` asks none) but one ply alone leaves the board standing as
+        it does: asked "did you play it?", the spaces reading off named (True). Else the
+        board showed "set it down" for good, the stack already down, and never said where it
+        disagreed (N35 magnets, rough 12-bit m0.3 seed 4: f1 set down on g2 by mistake left
+        g2 84 sigma off; f1f3 then fitted at chi2 3,000, the game stuck)."""
+        if snap.time - snap.stable_since < self.questions.held_s:
+            return False
+        landings = [c for c in d.candidates if c.kind == "commit"]
+        if not landings or landings[0].chi2 <= self.inference.fit_limit:
+            return False
+        close = [c for c in landings if c.chi2 - landings[0].chi2 < self.inference.margin]
+        landed = Decision("unexplained", landings[0], close, d.candidates)
+        if self.mismatch.unclear(landed) is None:
+            return False
+        self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(landed, snap))
+        return True
 
     def _changed_before(self, board: Board, change, snap) -> bool:
         """Whether `change`, a candidate changing the open move, fits better by the margin
