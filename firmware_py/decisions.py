@@ -157,10 +157,10 @@ class Decisions:
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(st, None, lifted=best.src)
                 return
-            if not self.questions.held_long(st, d, snap) and not self._held_unfit(st, d, snap):
+            if not self.questions.held_long(st, d, snap):
                 self._show_held(st, best)
         elif kind == "relift":
-            if not self.questions.held_long(st, d, snap) and not self._held_unfit(st, d, snap):
+            if not self.questions.held_long(st, d, snap):
                 self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
             self.mismatch.illegal(st, d.best)
@@ -208,9 +208,9 @@ class Decisions:
             self.take_as_is(st, d.best, snap)
 
     def _held_unfit(self, st, d: Decision, snap) -> bool:
-        """A board still for `held_s` read with a stack in the hand, where no landing fits at
-        all (`Questions.held_long` asks none) but one ply alone leaves the board standing as
-        it does: asked "did you play it?", the spaces reading off named (True). Else the
+        """A board still for `held_s` on which nothing fits, a stack in the hand least badly
+        (`Mismatch.unexplained`: 'held'), but one ply alone leaves the board standing as it
+        does: asked "did you play it?", the spaces reading off named (True). Else the
         board showed "set it down" for good, the stack already down, and never said where it
         disagreed (N35 magnets, rough 12-bit m0.3 seed 4: f1 set down on g2 by mistake left
         g2 84 sigma off; f1f3 then fitted at chi2 3,000, the game stuck)."""
