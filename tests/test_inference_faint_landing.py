@@ -6,6 +6,7 @@ as standing too (`faint_stacks.unsure_standing`); what that explains is asked, n
 Simulated time only."""
 
 from dvonn_sim.params import Params
+from firmware_py.candidates import Candidate, Decision
 from firmware_py.faint_stacks import unsure_standing
 from tests.simgames import midgame_board, run, scene
 
@@ -43,3 +44,35 @@ def test_a_stack_read_too_faint_to_stand_but_not_gone_is_unsure():
     assert unsure_standing(c.inference, snap.values, occ) == {ply.dst}  # ... but not gone
     c.inference.standing = before[3]
     assert not unsure_standing(c.inference, snap.values, c.inference.occupancy(snap.values))
+
+
+def test_nothing_fitting_is_read_again_with_the_unsure_stack_standing_and_asked():
+    # `Inference._explain` stubbed: the first reading (the space empty) fits nothing, the
+    # second (occupancy with it) finds the landing; that is asked (ambiguous), never taken.
+    c, board, ply, before, snap = faint_landing(3)
+    inf = c.inference
+    inf.standing = {**before[3], ply.dst: unsure_limit(c, snap, ply.dst)}
+    occ = inf.occupancy(snap.values)
+    after = board.copy()
+    after.push(ply)
+    landing = Candidate("commit", (ply,), after, after.stacks(), frozenset(), chi2=40.0)
+    lifted = Candidate("relift", (ply,), after, board.stacks(), frozenset(), src=ply.dst,
+                       chi2=900.0)
+    seen = []
+
+    def stub(occupied, *args):
+        seen.append(occupied)
+        if ply.dst in occupied:
+            return Decision("commit", landing, [landing], [landing])
+        return Decision("unexplained", lifted, [lifted], [lifted])
+
+    inf._explain = stub
+    d = inf.explain(board, {}, snap, *before[:3], 1.0)
+    assert seen == [occ, occ | {ply.dst}]
+    assert d.kind == "ambiguous" and d.best is landing
+    # A first reading that fits is all there is.
+    seen.clear()
+    inf._explain = lambda occupied, *args: (seen.append(occupied),
+                                            Decision("match", lifted, [lifted], [lifted]))[1]
+    assert inf.explain(board, {}, snap, *before[:3], 1.0).kind == "match"
+    assert seen == [occ]
