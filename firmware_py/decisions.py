@@ -383,9 +383,10 @@ class Decisions:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
         says; but the hand may have set a stack down meanwhile where nothing was lit (then
         lifted a lit one to show its own last landing). False when the board, read afresh,
-        fits another meaning clearly better (by twice the margin): that is no answer; always
-        True for a question about the board as it stands (`Questions.ask_as_it_stands`). The
-        stack lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
+        fits another meaning clearly better (by twice the margin) that the question did not
+        offer (`Answers.offered`): that is no answer; always True for a question about the
+        board as it stands (`Questions.ask_as_it_stands`). The stack lifted to answer is read
+        as set back, never exactly where it stood (`reseat`)."""
         self.afresh = []
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
         if self.questions.answer is not None:  # lifted and set back: never where it stood
@@ -404,7 +405,8 @@ class Decisions:
         self.afresh = [] if mine is None else [mine] + self.questions.later_open(
             mine, d.candidates, self.inference.margin)
         return (mine is None or best is None
-                or mine.chi2 - best.chi2 < 2 * self.inference.margin)
+                or mine.chi2 - best.chi2 < 2 * self.inference.margin
+                or self.questions.offered(d.candidates))
 
     def later_asked(self, st) -> bool:
         """After `answer_fits`: the answer names where the asked ply landed, but a later ply
