@@ -67,3 +67,31 @@ def test_two_landings_about_as_bad_are_not_asked_as_one():
     c.decisions.act(c.state, unfit(board, moves, [6950.0, 6960.0]), snap)
     assert c.state.mode == "lifted"
     assert c.state.board.move_stack == board.move_stack
+
+
+def test_a_question_about_a_faulty_sensor_is_not_overtaken_by_the_difference():
+    # 13 mV/mT, rough 10-bit m0.3 seed 5: f1's sensor faulty, "did you play f1g1?" asked on a
+    # board unexplained a moment before; the difference, due per frame, was shown over it
+    # on the next frame, and the two flipped every 0.35 s for good (confirm never applied).
+    c, board, snap, moves = still_board(5)
+    ply = moves[0]
+    c.mark_faulty([ply.src], "stuck")
+    c.mismatch.since = snap.time - 10.0  # unexplained for long before
+    after = board.copy()
+    after.push(ply)
+    landed = Candidate("commit", (ply,), after, after.stacks(), frozenset(), chi2=10.0)
+    c.decisions.act(c.state, Decision("commit", landed, [landed], [landed]), snap)
+    assert c.state.mode == "asking" and c.state.ask_faulty == [ply.src]
+    assert not c.mismatch.due(snap.time + 1.0, False)  # the question stays what is shown
+
+
+def test_the_question_stays_while_the_board_settles_anew():
+    # DVONN magnet 6x2, rough 12-bit m0.3 seed 4: asked "did you play f1f3?", then the board
+    # still anew (a hand near it) for less than held_s: "f1 lifted" came back, for good.
+    c, board, snap, moves = still_board(5)
+    long = dataclasses.replace(snap, time=snap.stable_since + 6.0)
+    c.decisions.act(c.state, unfit(board, moves, [6950.0, 9000.0]), long)
+    assert c.state.mode == "asking"
+    anew = dataclasses.replace(snap, stable_since=long.time, time=long.time + 0.4)
+    c.decisions.act(c.state, unfit(board, moves, [5000.0, 9000.0], 1650.0), anew)
+    assert c.state.mode == "asking" and c.state.ask == [moves[0].dst]
