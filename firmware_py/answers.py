@@ -110,6 +110,18 @@ class Answers:
         question (`known`): readings are no answer, so it is not taken (asked again)."""
         return st.mode == "asking" and bool(self.known) and not self._agrees(cand)
 
+    def offered(self, candidates) -> bool:
+        """Whether the best of `candidates` (a board read afresh, best first) that agrees with
+        the answers given so far is one of the open question's own rivals: the readings
+        favour an answer the question offered, and the player named another. (A stack
+        lifted to answer reads anywhere set back, so the readings lean on the other spaces:
+        13 mV/mT, rough 12-bit m0.3 seed 2, "d3, d2 or c1?" about c2's landing, d3 knocked
+        before: d2, the truth, was named twice, refused each time for c2d3 fitting better by
+        70, then dropped from the question; the game stuck.)"""
+        keys = {c.key for c in self.rivals}
+        best = next((c for c in candidates if self._agrees(c)), None)
+        return best is not None and best.key in keys
+
     def _agrees(self, cand) -> bool:
         """`cand` agrees with the answers already given to this question (`known`)."""
         moves = self._moves(cand)

@@ -127,6 +127,9 @@ class Decisions:
             best = d.best
             blind = self.faults.blind(best.plies)
             if blind:  # its evidence rests on a sensor not trusted: the player says
+                # (The board is explained: no difference is due to be shown over the question;
+                # else the two flipped every 0.35 s for good, 13 mV/mT rough 10-bit seed 5.)
+                self.mismatch.clear()
                 self.questions.ask_blind(st, best, blind)
                 return
             off = self.script.off_script(st.board, st.hint, best)
@@ -188,7 +191,7 @@ class Decisions:
                 self.recorder.asked(self.questions.rivals, self.inference.fit_limit)
         else:
             verdict = self.mismatch.unexplained(st, d, snap, self.pending)
-            if verdict == "held":
+            if verdict == "held" and not self._held_unfit(st, d, snap):
                 self._show_held(st, d.best)
             elif verdict == "resync":
                 self.take_as_is(st, d.best, snap)
@@ -206,6 +209,26 @@ class Decisions:
             return
         if self.mismatch.unexplained(st, d, snap, self.pending) == "resync":
             self.take_as_is(st, d.best, snap)
+
+    def _held_unfit(self, st, d: Decision, snap) -> bool:
+        """A board still for `held_s` on which nothing fits, a stack in the hand least badly
+        (`Mismatch.unexplained`: 'held'), but one ply alone leaves the board standing as it
+        does: asked "did you play it?", the spaces reading off named (True). Else the
+        board showed "set it down" for good, the stack already down, and never said where it
+        disagreed (N35 magnets, rough 12-bit m0.3 seed 4: f1 set down on g2 by mistake left
+        g2 84 sigma off; f1f3 then fitted at chi2 3,000, the game stuck)."""
+        asked = st.mode == "asking" and self.questions.as_it_stands
+        if snap.time - snap.stable_since < self.questions.held_s and not asked:
+            return False  # (once asked, kept while the board settles anew: DVONN 6x2 seed 4)
+        landings = [c for c in d.candidates if c.kind == "commit"]
+        if not landings or landings[0].chi2 <= self.inference.fit_limit:
+            return False
+        close = [c for c in landings if c.chi2 - landings[0].chi2 < self.inference.margin]
+        landed = Decision("unexplained", landings[0], close, d.candidates)
+        if self.mismatch.unclear(landed) is None:
+            return False
+        self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(landed, snap))
+        return True
 
     def _changed_before(self, board: Board, change, snap) -> bool:
         """Whether `change`, a candidate changing the open move, fits better by the margin
@@ -364,9 +387,10 @@ class Decisions:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it
         says; but the hand may have set a stack down meanwhile where nothing was lit (then
         lifted a lit one to show its own last landing). False when the board, read afresh,
-        fits another meaning clearly better (by twice the margin): that is no answer; always
-        True for a question about the board as it stands (`Questions.ask_as_it_stands`). The
-        stack lifted to answer is read as set back, never exactly where it stood (`reseat`)."""
+        fits another meaning clearly better (by twice the margin) that the question did not
+        offer (`Answers.offered`): that is no answer; always True for a question about the
+        board as it stands (`Questions.ask_as_it_stands`). The stack lifted to answer is read
+        as set back, never exactly where it stood (`reseat`)."""
         self.afresh = []
         amendable = AMEND_THEN_NEXT if cand.amends else self.recorder.amendable
         if self.questions.answer is not None:  # lifted and set back: never where it stood
@@ -385,7 +409,8 @@ class Decisions:
         self.afresh = [] if mine is None else [mine] + self.questions.later_open(
             mine, d.candidates, self.inference.margin)
         return (mine is None or best is None
-                or mine.chi2 - best.chi2 < 2 * self.inference.margin)
+                or mine.chi2 - best.chi2 < 2 * self.inference.margin
+                or self.questions.offered(d.candidates))
 
     def later_asked(self, st) -> bool:
         """After `answer_fits`: the answer names where the asked ply landed, but a later ply

@@ -35,3 +35,16 @@ def standing_limits(model, values, stacks) -> dict[int, float]:
             if s in cal.unread:  # its baseline only estimated: lifted, it may read that far off
                 limits[s] = max(limits[s], 0.5 * own)
     return limits
+
+
+def unsure_standing(inference, values, occ) -> frozenset:
+    """The spaces whose stack stood in the reference and now reads neither as standing nor as
+    gone: weaker than its standing limit, stronger than a stack lifted leaves (`LIFTED_MT`).
+    A piece landed on a stack whose magnets nearly cancel can make it read so (placed 3 mm
+    off + nudges 2 mm, default 12-bit m0.3 seed 3: k3 onto k4's W-B, W-B-B read 4.8 mT
+    against a limit of 5.65): the readings cannot say whether it stands, the fit may."""
+    cal = inference.model.cal
+    least = LIFTED_MT * cal.codes_per_mt
+    return frozenset(s for s in inference.standing
+                     if s not in occ and s not in inference.unreliable
+                     and s not in cal.unread and abs(values[s] - cal.baseline[s]) > least)

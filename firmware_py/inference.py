@@ -32,6 +32,7 @@ from .alternatives import Alternatives
 from .board_model import BoardModel
 from .calibration import NOMINAL_UNIT_MT
 from .candidates import AMEND_NONE, Candidate, Decision, Reachable
+from .faint_stacks import unsure_standing
 from .rules import Board
 from .spaces import N_SPACES
 
@@ -286,6 +287,26 @@ class Inference(Reachable, Alternatives):
         physical stacks `ref_stacks`; `amendable`: the last move was provisional (`candidates`)."""
         values = snapshot.values
         occ = self.occupancy(values)
+        d = self._explain(occ, board, pending, snapshot, ref, ref_frames, ref_stacks, age_s,
+                          amendable)
+        unsure = unsure_standing(self, values, occ) if d.kind == "unexplained" else ()
+        if not unsure:
+            return d
+        # Nothing fits with the stacks read too faint to stand taken as gone: read them as
+        # standing too. What that explains is never taken unasked (the occupancy was a guess).
+        again = self._explain(occ | unsure, board, pending, snapshot, ref, ref_frames,
+                              ref_stacks, age_s, amendable)
+        if again.best is None or (d.best is not None and again.best.chi2 >= d.best.chi2):
+            return d
+        if again.kind == "commit" or (again.kind == "match"
+                                      and (again.best.amends or again.best.plies)):
+            return Decision("ambiguous", again.best, [again.best], again.candidates)
+        return again
+
+    def _explain(self, occ: frozenset, board: Board, pending: dict, snapshot, ref,
+                 ref_frames: int, ref_stacks, age_s: float, amendable: int) -> Decision:
+        """`explain` with the spaces holding a stack given (`occ`)."""
+        values = snapshot.values
         moved = self.changed(values, snapshot.frames, ref, ref_frames)
         cands = self.candidates(board, pending, occ, values, moved, amendable)
         if not cands:
