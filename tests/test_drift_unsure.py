@@ -50,20 +50,26 @@ def test_a_sensor_not_measured_may_drift_as_fast_as_those_followed():
     assert drift.unsure == [0.0] * N_SPACES
 
 
-def test_on_a_board_seen_drifting_a_fast_rate_measured_once_is_followed_at_once():
+def test_on_a_board_seen_drifting_a_baseline_no_reading_follows_moves_on_at_once():
     # Drift 6 mT a minute, default 12-bit m0.3 seed 2: d2, next to a change every 20 s, was
-    # measured once at 160 s and not followed; its baseline under a stack went 6 mT stale and
-    # the stack's lift still read a stack there: the move never recorded, 5 wrong plies.
+    # measured once at 160 s and its baseline under a stack left where it was; 6 mT stale, the
+    # stack's lift still read a stack there: the move never recorded, 5 wrong plies.
     drift = Drift(codes_per_mt=20.0)
     w = RATE_WINDOW_S
     drift.learn(_rest(), 0.0)
     drift.learn(_rest(120.0), w, disturbed={1})  # 1: a neighbour changed
     drift.learn(_rest(140.0), 2 * w, disturbed={1})  # 0 followed: the board drifts
-    drift.learn(_rest(160.0, 130.0), 3 * w)  # 1 measured once: followed, unsure by all of it
-    assert drift.fast[1] == 1.5 and drift.unsure[1] == 1.5
-    assert drift.predicted(_rest(), 10.0)[1] == 115.0
-    drift.learn(_rest(180.0, 160.0), 4 * w)  # measured again, as fast: unsure by 30 %
-    assert abs(drift.unsure[1] - FOLLOW_ERROR * 1.5) < 1e-9
+    drift.learn(_rest(160.0, 130.0), 3 * w)  # 1 measured once...
+    assert drift.fast[1] == 0.0 and drift.unsure[1] == 1.5  # ...not followed, unsure...
+    assert drift.predicted(_rest(), 10.0)[1] == 100.0
+    baseline = _rest()
+    drift.advance(baseline, 10.0, [1, 2])
+    assert baseline[1:3] == [115.0, 100.0]  # ...but its baseline moves on when not read
+    drift.learn(_rest(180.0, 160.0), 4 * w)  # measured again, as fast: followed
+    assert drift.fast[1] == 1.5 and abs(drift.unsure[1] - FOLLOW_ERROR * 1.5) < 1e-9
+    drift.learn(_rest(180.0, 160.0), 5 * w, disturbed={3})
+    drift.learn(_rest(180.0, 160.0, 100.0, 130.0), 6 * w)  # 3: once, on a board not drifting
+    assert drift.moving[3] == 0.0
 
 
 def test_a_sensor_drifting_too_fast_to_follow_is_named_to_the_player():
