@@ -17,6 +17,7 @@ double     two short flashes, then dark                  "take this off"
 flash      one short flash a second                      a question or a suggestion
 fast       four blinks a second                          "wrong" / "stop"
 triple     three short flashes, then dark               "hurry": the mover's time is low
+long       on a second, dark a second                   "check this sensor": it drifts
 =========  ===========================================  =====================================
 
 Signals that can be lit at the same time never share a pattern (`MODE_SIGNALS` lists what can
@@ -65,6 +66,7 @@ PATTERNS: dict[str, Pattern] = {
     "fast": Pattern(0.25, ((0.0, 0.125),), "four blinks a second"),
     "triple": Pattern(1.5, ((0.0, 0.12), (0.24, 0.36), (0.48, 0.6)),
                       "three short flashes, then dark"),
+    "long": Pattern(2.0, ((0.0, 1.0),), "on a second, dark a second"),
 }
 
 
@@ -114,6 +116,10 @@ SIGNALS = (
     Signal("low_time", (255, 0, 90), "triple",
            N_("the player to move is low on time (lit on the six corners)")),
     # The machine itself.
+    # (Lit while the idle board names the sensors, under the turn's marks: what to do comes first.)
+    Signal("drifting", (150, 100, 30), "long",
+           N_("this space's sensor drifts faster than the board can follow: moves here may be "
+              "asked about")),
     Signal("link_lost", (255, 255, 0), "fast",
            N_("the scanner link is lost: play paused (lit on the six corners)")),
     # Orchid, not orange: it shares the board with "missing" (orange) and "extra" (pink).
@@ -134,16 +140,17 @@ SIGNAL_WORDS = {
     "computer_from": N_("computer from"), "computer_to": N_("computer to"), "pass": N_("pass"),
     "winner": N_("winner"), "draw": N_("draw"), "low_time": N_("low time"),
     "link_lost": N_("link lost"), "paused": N_("paused"), "calibrating": N_("calibrating"),
+    "drifting": N_("drifting sensor"),
 }
 PATTERN_WORDS = {
     "steady": N_("steady"), "wink": N_("wink"), "slow": N_("slow"), "double": N_("double"),
-    "flash": N_("flash"), "fast": N_("fast"), "triple": N_("triple"),
+    "flash": N_("flash"), "fast": N_("fast"), "triple": N_("triple"), "long": N_("long"),
 }
 BY_RGB: dict[RGB, Signal] = {s.rgb: s for s in SIGNALS}
 
 MODE_SIGNALS: dict[str, tuple[str, ...]] = {
     "idle": ("white_to_play", "black_to_play", "dvonn_to_place", "computer_from", "computer_to",
-             "pass", "low_time"),
+             "pass", "low_time", "drifting"),
     "lifted": ("source", "destination", "computer_to", "error", "remove", "low_time"),
     "error": ("error", "source", "destination", "remove", "low_time"),
     "removing": ("remove", "error", "low_time"),

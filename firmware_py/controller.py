@@ -371,6 +371,7 @@ class Controller:
                 self.questions.answer, self.questions.lifted = None, set()  # read afresh
         if self.faults.check(snap, STUCK_S) or self._drifting():
             st.message = self.faults.note()
+            st.drifting = sorted(self.faults.drifting - self.faults.faulty.keys())  # (named)
             self._settled = None  # read the board again without the failed sensor
         still_long = snap.time - snap.stable_since >= self.inference.hold_s
         decisions = self.decisions

@@ -46,6 +46,8 @@ def signals(state: BoardState) -> dict[int, str]:
     elif mode == "calibrating":
         mark(range(N_SPACES), "calibrating")
     elif mode == "idle":
+        # The sensors the board names as drifting, under the turn's marks (what to do first).
+        mark(state.drifting, "drifting")
         _mark_turn(state, mark)
     elif mode in ("lifted", "error"):
         if state.lifted is not None:

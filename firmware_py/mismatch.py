@@ -136,7 +136,8 @@ class Mismatch:
                 # wrong, and taking the board as it stands would keep it (the caller checks
                 # its alternatives first, then `cleared` this still board).
                 return "doubt"
-            if waited >= 2 * self.unexplained_s and self.resync(d.best, snap):
+            if (waited >= 2 * self.unexplained_s and not self._drifting(misfits)
+                    and self.resync(d.best, snap)):
                 return "resync"
             self.show(st, snap, pending)
             st.error = misfits[:3]
@@ -230,6 +231,15 @@ class Mismatch:
         self.reference.cal.changed()
         self.stats["resyncs"] += 1
         return True
+
+    def _drifting(self, spaces) -> bool:
+        """Whether a sensor of `spaces` drifts faster than the board vouches for
+        (`Drift.unsure`): its misfit may be a stack moved, read against a stale baseline, so
+        the board is not taken as it stands without the player's word (drift 6 mT a minute,
+        default 12-bit m0.3 seed 2: d2 lifted for d2g2 still read a stack against a baseline
+        6 mT stale, the board taken as it stood, 5 wrong plies)."""
+        unsure = self.inference.drift_unsure
+        return bool(unsure) and any(unsure[s] > 0 for s in spaces)
 
     def show(self, st, snap, pending) -> None:
         """`unexplained`: the spaces missing and extra, lit, and in the message."""

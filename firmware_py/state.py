@@ -55,6 +55,8 @@ class BoardState:
     message      one line of human text, e.g. "remove the stacks on c3, d3"
     time         the frame clock (seconds) of the last update
     clock        the game clock as shown (`clock.ClockReading`), or None without a clock
+    drifting     spaces whose sensors drift faster than the board can follow, as the message
+                 names them (`FaultWatch.drifting`): lit while idle; no mark, they stay
     """
 
     board: Board
@@ -71,6 +73,7 @@ class BoardState:
     message: str = ""
     time: float = 0.0
     clock: object | None = None  # a clock.ClockReading, set by the session
+    drifting: list[int] = field(default_factory=list)
 
     def clear_marks(self) -> None:
         """Forget every per-space mark: lifted, destinations, remove, ask (and ask_faulty),

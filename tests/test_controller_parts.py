@@ -429,3 +429,32 @@ def test_a_board_that_reads_wrong_where_every_stack_stands_names_those_spaces():
     m.show(st, snap(values), pending={})
     assert st.mode == "unexplained" and not st.missing and not st.extra
     assert E3 in st.error and "check the stacks on e3" in st.message
+
+
+def test_a_board_misread_on_a_drifting_sensor_is_not_taken_as_it_stands_unasked():
+    # Drift 6 mT a minute, default 12-bit m0.3 seed 2: d2, its stack lifted for d2g2, still
+    # read a stack against a baseline 6 mT stale; after 6 s the board was taken as it stood
+    # (`resync`) and the move never recorded: 5 wrong plies. The player's word takes it now.
+    cal, inference, watch = parts()
+    board = Board()
+    board.push(Ply(-1, E3))  # a DVONN piece on e3, then one on a1 (the last ply)
+    board.push(Ply(-1, INDEX["a1"]))
+    ref = reference.Reference(inference.model, watch.faulty, inference)
+    ref.start_empty(snap(cal.baseline))
+    stacks = board.stacks()
+    d, _ = inference.model.delta({s: stacks[s] for s in (E3, INDEX["a1"])}, ref.values,
+                                 ref.stacks)
+    values = list(cal.baseline)
+    for s, v in d.items():
+        values[s] += v
+    ref.set(snap(values), stacks)
+    values[E3] += 4 * cal.codes_per_mt  # e3 reads differently
+    match = cand("match", board)
+    decision = Decision("match", match, [match], [match])
+    for unsure, taken in ((0.0, "resync"), (0.1, None)):
+        inference.drift_unsure = [0.0] * N_SPACES
+        inference.drift_unsure[E3] = unsure  # (codes a second)
+        m = mismatch.Mismatch(inference, ref, watch, 3.0, {"resyncs": 0, "errors": 0})
+        st = BoardState(board=board, mode="idle")
+        assert m.unexplained(st, decision, snap(values, time=17.0, since=10.0), {}) == taken
+    assert st.mode == "unexplained" and E3 in st.error and m.accept is match  # confirm takes it

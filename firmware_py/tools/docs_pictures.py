@@ -35,7 +35,7 @@ GROUPS = (
     ("The computer's move, passes", ("computer_from", "computer_to", "pass")),
     ("The end", ("winner", "draw")),
     ("The game clock", ("low_time",)),
-    ("The board itself", ("link_lost", "paused", "calibrating")),
+    ("The board itself", ("link_lost", "paused", "calibrating", "drifting")),
 )
 STRIP_SECONDS, STRIP_STEP = 2.4, 0.05
 CELL_W, ROW_H = 5, 30
