@@ -195,8 +195,8 @@ class Questions(LandingWait, Answers):
         kept = self.before  # (the open question's, should this one not be asked)
         if not self.known:  # (what the player has answered is counted from the same move)
             self.before = (st.board.move_stack[-1:] if any(c.amends for c in rivals) else [])
-        if len({c.key for c in rivals}) == 1:
-            rivals = rivals + self._kept_with(rivals[0], candidates)
+        if self._about_the_recorded_landing(rivals):
+            rivals = rivals + self._all_kept_with(rivals, candidates)
         else:  # (each change of the recorded move read on drifting sensors: with it kept)
             rivals = rivals + self._kept_on_drift(rivals, candidates, st.board)
         if self.known:  # only those that agree with what the player has answered so far
@@ -269,6 +269,33 @@ class Questions(LandingWait, Answers):
             return False
         since = self.fading.setdefault(cand.key, now)
         return now - since < REACH * self.ask_after_s
+
+    @staticmethod
+    def _about_the_recorded_landing(rivals) -> bool:
+        """Whether every one of `rivals` changes the recorded move and all add the same plies
+        after it: the question is then about where the recorded move landed, and the move as
+        recorded belongs among its answers (`_all_kept_with`). Not when they differ in a later
+        ply: that question is about the later landing, where each rival's twin keeping the
+        move lands too, so no lift could tell the two apart and the tie went to the move as
+        recorded, which the readings had ruled out (poor rough 12-bit m0.3 seed 208: "d2, h4,
+        h2 or f4?" about f2's landing, g3h4 read far off, h4 shown and never taken, then
+        g3h4 kept: a wrong ply and a stuck game)."""
+        return (all(c.amends for c in rivals)
+                and len({c.plies[1:] for c in rivals}) == 1)
+
+    def _all_kept_with(self, rivals, candidates) -> list:
+        """For each of `rivals`, the recorded move kept with the same later plies
+        (`_kept_with`), once each and none already among `rivals` (rough 12-bit bad m0.6 seed
+        14: b2c3, landed off centre and read as lifted again, then c1c2; "b3 or a2?" left c3
+        unlit, the player showed c2 and b2c2 was recorded; now "b3, a2 or c3?")."""
+        keys = {c.key for c in rivals}
+        kept = []
+        for c in rivals:
+            for k in self._kept_with(c, candidates):
+                if k.key not in keys:
+                    keys.add(k.key)
+                    kept.append(k)
+        return kept
 
     @staticmethod
     def _kept_with(cand, candidates) -> list:

@@ -37,3 +37,13 @@ def test_a_landing_that_pushed_the_stack_below_aside_is_no_unseen_landing():
     r = rough_bad(4, 200)  # (to its end: cut after a forced pass, the pass is not recorded)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_landing_read_as_lifted_again_keeps_its_space_among_the_answers():
+    # b2c3 was read on a stack still held above c3, landed off centre and read as lifted
+    # again; c1c2 came on top and "b3 or a2?" (both changing b2c3, both with c1c2 after it)
+    # left c3 unlit: the player showed c2 and b2c2 was recorded. Now the move as recorded,
+    # with the same c1c2, is among the answers: c3 is lit, the player shows it, b2c3 stands.
+    r = rough_bad(14, 71)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
