@@ -47,3 +47,14 @@ def test_a_landing_read_as_lifted_again_keeps_its_space_among_the_answers():
     r = rough_bad(14, 71)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_landing_read_as_its_stack_lying_aside_is_asked_about_before_the_player_goes_on():
+    # j2k3, set down off centre on k3, read an eighth of its model: j2 lying aside fitted
+    # best (chi2 81), every landing over the fit limit (408). The still moment started again
+    # four times in 3 s (one frame off the tolerance), so the board never read it still for
+    # 5 s; the player, unanswered for 6 s, went on: stuck. Now the still moments count as
+    # one and the landings are scored again with positions left open: "i2 or k3?", k3.
+    r = rough_bad(9, 54)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
