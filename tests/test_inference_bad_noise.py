@@ -58,3 +58,13 @@ def test_a_landing_read_as_its_stack_lying_aside_is_asked_about_before_the_playe
     r = rough_bad(9, 54)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_confirm_pressed_as_a_question_appears_is_not_its_answer():
+    # c1 slid over b1 to d1 (c1b1 taken open); the board, on an error about j2 lifted by
+    # mistake, read c1d1 and asked "b1 or d1?" 0.11 s before the player pressed confirm for
+    # the error: the press answered b1, and c1b1 stood, a wrong ply. Now a confirm that soon
+    # after an error turned into a question is no answer; the player shows d1.
+    r = rough_bad(34, 72)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
