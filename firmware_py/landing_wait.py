@@ -94,6 +94,7 @@ class LandingWait:
         """The board was explained without doubt: no landing is in doubt any more."""
         self.unsure_since = None
         self.doubted = False
+        self.alone_since = None  # (`Questions._waited_alone`)
 
     def set_down_unseen(self, d: Decision, snap):
         """The landing that fits best, when its only rivals are its stack not set down yet

@@ -70,6 +70,7 @@ class Questions(LandingWait, Answers):
         self.whether = False  # the question is whether a stack landed at all
         self.still: float | None = None  # ... asked on this still board (its stable_since)
         self.held: tuple | None = None  # (source, since, last read): `held_for`
+        self.alone_since: tuple | None = None  # (space, since): `_waited_alone`
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
         self.before: list = []  # the recorded last move, when a rival changes it (`_moves`)
@@ -154,6 +155,12 @@ class Questions(LandingWait, Answers):
             self.still = snap.stable_since
         return asked
 
+    def _waited_alone(self, st, space: int) -> float:
+        """Seconds the board has waited with `space` the only one left to ask about."""
+        if self.alone_since is None or self.alone_since[0] != space:
+            self.alone_since = (space, st.time)
+        return st.time - self.alone_since[1]
+
     def _fits(self, d: Decision, kinds=("commit",)) -> bool:
         """Whether a landing (of `kinds`) among `d`'s candidates fits at all."""
         return any(c.chi2 <= self.inference.fit_limit for c in d.candidates if c.kind in kinds)
@@ -237,9 +244,18 @@ class Questions(LandingWait, Answers):
             if s is not None and s not in ask and s not in later:
                 ask.append(s)
         blind = [s for s in ask if s in self.faults]
-        if len(ask) < (1 if single or blind else 2):  # a lift could not tell them apart: wait
+        # One space left because the other meaning landed where the later ply did: after
+        # `held_s` of waiting for the board to decide, asked alone (its lift there answers
+        # "not here, there", `shown_there`). Waiting for ever, nothing was asked (rough
+        # 12-bit m1.0 seed 83, e3b3 or e3h3 under j3h3, stuck); asked at once, it asked
+        # what the board decides itself a moment later (`test_controller_went_on`, seed 61).
+        alone = len(ask) == 1 and any(s in later for s in spaces if s is not None)
+        if alone and self._waited_alone(st, ask[0]) < self.held_s:
+            alone = False
+        if len(ask) < (1 if single or blind or alone else 2):  # a lift could not tell: wait
             self.before = kept
             return
+        self.alone_since = None
         ask = blind[:1] + [s for s in ask if s not in blind[:1]]  # confirm: the blind one
         self.as_it_stands = False
         self.rivals = rivals

@@ -68,3 +68,13 @@ def test_a_confirm_pressed_as_a_question_appears_is_not_its_answer():
     r = rough_bad(34, 72)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_landing_asked_about_where_the_later_ply_landed_too_is_asked_alone():
+    # (Rough 12-bit, default noise, a mistake every ply.) e3h3 taken open, changed to e3b3;
+    # j3h3 came on top, and e3b3 or e3h3 under it fitted alike. h3, where j3h3 landed in both,
+    # says nothing lifted, so b3 alone was left to ask: the board waited for a second space,
+    # for ever. Now, after held_s of waiting, "did you land on b3?", the player shows b3.
+    r = play_game(seed=83, preset="rough", adc_bits=12, mistakes=1.0, max_plies=82)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
