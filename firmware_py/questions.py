@@ -312,7 +312,7 @@ class Questions(LandingWait, Answers):
 
     def _all_kept_with(self, rivals, candidates) -> list:
         """For each of `rivals`, the recorded move kept with the same later plies
-        (`_kept_with`), once each and none already among `rivals` (rough 12-bit bad m0.6 seed
+        (`_kept_with`: one each, of its kind), none twice (rough 12-bit bad m0.6 seed
         14: b2c3, landed off centre and read as lifted again, then c1c2; "b3 or a2?" left c3
         unlit, the player showed c2 and b2c2 was recorded; now "b3, a2 or c3?")."""
         keys = {c.key for c in rivals}
@@ -326,11 +326,12 @@ class Questions(LandingWait, Answers):
 
     @staticmethod
     def _kept_with(cand, candidates) -> list:
-        """One meaning asked about alone that changes the recorded move and adds a ply after
-        it: the recorded move kept with that same ply (from `candidates`), as a list of at
-        most one. Asked alone, the question would be about the later ply's landing, and its
-        answer would change the recorded move unasked (rough 10-bit bad m0 seed 208: "did you
-        land on i2?" about j2's landing took h1i2 for h1i1, i2 being the landing of both);
+        """A meaning asked about (alone, or among others that all change the recorded move
+        and add the same plies) that changes the recorded move and adds a ply after it: the
+        recorded move kept with that same ply (from `candidates`, of the same kind), as a list
+        of at most one. Asked alone, the question would be about the later ply's landing, and
+        its answer would change the recorded move unasked (rough 10-bit bad m0 seed 208: "did
+        you land on i2?" about j2's landing took h1i2 for h1i1, i2 being the landing of both);
         with it, the question is about where the recorded move landed."""
         if not cand.amends or len([p for p in cand.plies if not p.is_pass]) < 2:
             return []
