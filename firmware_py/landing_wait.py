@@ -49,13 +49,24 @@ class LandingWait:
         """How long the board has read `d.best`'s stack as not set down, on still moments
         apart by less than `GAP_S` (rough 12-bit bad m0.6 seed 9: j2k3, set down off centre,
         read as j2 lying aside; the still moment started again four times in 3 s, and the
-        board asked only after the player, waiting 6 s, had gone on: stuck)."""
+        board asked only after the player, waiting 6 s, had gone on: stuck), and reading the
+        same: the moment the hand held the stack still in the air is not joined to the one
+        after it set it down (seeds 17 and 25: asked 5 s after the lift, 0.7 s before the
+        board, still since the set-down, read the landing itself)."""
         last = self.held
         since = snap.stable_since
-        if last is not None and last[0] == d.best.src and since - last[2] < GAP_S:
+        if (last is not None and last[0] == d.best.src and since - last[2].time < GAP_S
+                and not self._changed_since(last[2], snap)):
             since = min(since, last[1])
-        self.held = (d.best.src, since, snap.time)
+        self.held = (d.best.src, since, snap)
         return snap.time - since
+
+    def _changed_since(self, seen, snap) -> bool:
+        """Whether a reading changed beyond noise from the snapshot `seen` to `snap` (a hand
+        set the stack down, or took it on, between two still moments)."""
+        inf = self.inference
+        return bool(inf.changed(snap.values, snap.frames, seen.values, seen.frames)
+                    - inf.unreliable)
 
     def moved_on(self, snap) -> None:
         """Still unsure: when readings that noise does not dither (`Inference.dithered`) show

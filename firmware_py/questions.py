@@ -69,7 +69,7 @@ class Questions(LandingWait, Answers):
         self.unsure_of_move = False  # ... and a rival then changed the recorded move
         self.whether = False  # the question is whether a stack landed at all
         self.still: float | None = None  # ... asked on this still board (its stable_since)
-        self.held: tuple | None = None  # (source, since, last read): `held_for`
+        self.held: tuple | None = None  # (source, since, last snapshot): `held_for`
         self.alone_since: tuple | None = None  # (space, since): `_waited_alone`
         self.as_it_stands = False  # confirm takes the board as it stands (`ask_as_it_stands`)
         self.known: list = []  # (ply index, space): answers given, the question narrowed
