@@ -89,6 +89,12 @@ from .unanswered import still_asked
 from .unseen_landing import landed_unseen
 
 SETTLED_MODES = ("idle", "removing", "over")
+CONFIRM_AFTER_S = 0.5
+"""A confirm pressed sooner than this after a question replaced an error or the unexplained
+board (where confirm has a meaning of its own) answers what was shown before, not the
+question: no one reads a question that fast (rough 12-bit bad m0.6 seed 34: "b1 or d1?"
+shown 0.11 s before the player confirmed the error it replaced, which took c1b1 for c1d1,
+a wrong ply)."""
 
 
 class Controller:
@@ -154,6 +160,8 @@ class Controller:
         # The last settled snapshot (and its occupancy), and the last one before the
         # occupancy last changed.
         self._last_still = self._still_before = None
+        # The mode shown on the last frame, since when, and the mode before it.
+        self._shown: tuple = (None, 0.0, None)
         self.ended: str | None = None  # the game ended off the board (a flag): why
 
     # -- what the session and the tests set and read -----------------------------------------
@@ -213,12 +221,18 @@ class Controller:
             d = self.mismatch.overdue(st, self.decisions.last, snap, self.decisions.pending)
             if d is not None:  # the question, not the difference, is the first thing shown
                 self.questions.ask_as_it_stands(st, *self.mismatch.as_it_stands(d, snap))
+        if st.mode != self._shown[0]:
+            self._shown = (st.mode, frame.time, self._shown[0])
 
     def button(self, name: str) -> None:
         """A button press: 'confirm', 'undo' or 'new_game'."""
         st = self.state
         if name == "confirm":
-            if st.mode == "asking" and self.questions.rivals:
+            if (st.mode == "asking" and self._shown[0] == st.mode
+                    and self._shown[2] in ("error", "unexplained")
+                    and st.time - self._shown[1] < CONFIRM_AFTER_S):
+                pass  # too soon to be this question's answer: meant for what it replaced
+            elif st.mode == "asking" and self.questions.rivals:
                 cand = self.questions.confirmed(st)  # (None: asked again, narrowed)
                 if cand is not None:
                     self.decisions.resolve(

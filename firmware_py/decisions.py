@@ -40,6 +40,8 @@ other collaborators, and shows what it did on the `BoardState` it is given.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .i18n import _
 from .candidates import AMEND_CLEARED, AMEND_LAST, AMEND_THEN_NEXT, Decision
 from .carried_on import asked_on_top, changed_before
@@ -160,10 +162,10 @@ class Decisions:
                     and best.src != self.script.expected_src(st.board, st.hint, best.src)):
                 self._flag_off_script(st, None, lifted=best.src)
                 return
-            if not self.questions.held_long(st, d, snap):
+            if not self.questions.held_long(st, d, snap, self._relooked):
                 self._show_held(st, best)
         elif kind == "relift":
-            if not self.questions.held_long(st, d, snap):
+            if not self.questions.held_long(st, d, snap, self._relooked):
                 self._show_lifted(st, d.best.src)  # nothing is recorded on the strength of it
         elif kind in ("badlift", "illegal"):
             self.mismatch.illegal(st, d.best)
@@ -382,6 +384,18 @@ class Decisions:
         self.recorder.provisional = True
         self.recorder.moved_on = alt.src
         return Decision("lifted", alt, [alt], again.candidates)
+
+    def _relooked(self, d: Decision, snap) -> Decision:
+        """`d` with its landings scored again with what no board tells left open
+        (`Inference.second_look`): a stack set down off its centre on a rough board reads a
+        fraction of its model, so that no landing fits strictly."""
+        ref = self.reference
+        landings = [replace(c) for c in d.candidates if c.kind == "commit"]
+        looked = self.inference.second_look(landings, snap.values, snap.frames,
+                                            ref.predicted(snap.time), ref.frames, ref.stacks,
+                                            snap.time - ref.time)
+        return Decision(d.kind, d.best, d.rivals,
+                        looked + [c for c in d.candidates if c.kind != "commit"])
 
     def answer_fits(self, st, cand, snap) -> bool:
         """A stack lifted and set back names `cand` as the answer, and the board stands as it

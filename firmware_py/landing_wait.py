@@ -24,6 +24,10 @@ from .candidates import Decision
 HELD_KINDS = ("lifted", "relift")
 HELD_AFTER = 5.0
 """`held_s` in `ask_after_s`: no hand holds a stack still for 5 s."""
+GAP_S = 1.0
+"""Still moments that read the same stack not set down, apart by less than this, count as one
+(`held_for`): on a noisy board one frame off by the stillness tolerance starts the still moment
+again every second or two."""
 UNSEEN_MT = 1.0
 """A landing taken unseen (`set_down_unseen`) adds at most this on its own space (a piece on a
 stack of three or more): one that would read plainly there, and does not, was not set down
@@ -40,6 +44,29 @@ class LandingWait:
         aside unnoticed: a board still for this long with a stack read as not set down is
         asked about (`held_long`)."""
         return HELD_AFTER * self.ask_after_s
+
+    def held_for(self, d: Decision, snap) -> float:
+        """How long the board has read `d.best`'s stack as not set down, on still moments
+        apart by less than `GAP_S` (rough 12-bit bad m0.6 seed 9: j2k3, set down off centre,
+        read as j2 lying aside; the still moment started again four times in 3 s, and the
+        board asked only after the player, waiting 6 s, had gone on: stuck), and reading the
+        same: the moment the hand held the stack still in the air is not joined to the one
+        after it set it down (seeds 17 and 25: asked 5 s after the lift, 0.7 s before the
+        board, still since the set-down, read the landing itself)."""
+        last = self.held
+        since = snap.stable_since
+        if (last is not None and last[0] == d.best.src and since - last[2].time < GAP_S
+                and not self._changed_since(last[2], snap)):
+            since = min(since, last[1])
+        self.held = (d.best.src, since, snap)
+        return snap.time - since
+
+    def _changed_since(self, seen, snap) -> bool:
+        """Whether a reading changed beyond noise from the snapshot `seen` to `snap` (a hand
+        set the stack down, or took it on, between two still moments)."""
+        inf = self.inference
+        return bool(inf.changed(snap.values, snap.frames, seen.values, seen.frames)
+                    - inf.unreliable)
 
     def moved_on(self, snap) -> None:
         """Still unsure: when readings that noise does not dither (`Inference.dithered`) show
@@ -78,6 +105,7 @@ class LandingWait:
         """The board was explained without doubt: no landing is in doubt any more."""
         self.unsure_since = None
         self.doubted = False
+        self.alone_since = None  # (`Questions._waited_alone`)
 
     def set_down_unseen(self, d: Decision, snap):
         """The landing that fits best, when its only rivals are its stack not set down yet

@@ -37,3 +37,44 @@ def test_a_landing_that_pushed_the_stack_below_aside_is_no_unseen_landing():
     r = rough_bad(4, 200)  # (to its end: cut after a forced pass, the pass is not recorded)
     assert r.wrong == 0 and not r.stalled
     assert r.record == r.truth
+
+
+def test_a_landing_read_as_lifted_again_keeps_its_space_among_the_answers():
+    # b2c3 was read on a stack still held above c3, landed off centre and read as lifted
+    # again; c1c2 came on top and "b3 or a2?" (both changing b2c3, both with c1c2 after it)
+    # left c3 unlit: the player showed c2 and b2c2 was recorded. Now the move as recorded,
+    # with the same c1c2, is among the answers: c3 is lit, the player shows it, b2c3 stands.
+    r = rough_bad(14, 71)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_landing_read_as_its_stack_lying_aside_is_asked_about_before_the_player_goes_on():
+    # j2k3, set down off centre on k3, read an eighth of its model: j2 lying aside fitted
+    # best (chi2 81), every landing over the fit limit (408). The still moment started again
+    # four times in 3 s (one frame off the tolerance), so the board never read it still for
+    # 5 s; the player, unanswered for 6 s, went on: stuck. Now the still moments count as
+    # one and the landings are scored again with positions left open: "i2 or k3?", k3.
+    r = rough_bad(9, 54)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_confirm_pressed_as_a_question_appears_is_not_its_answer():
+    # c1 slid over b1 to d1 (c1b1 taken open); the board, on an error about j2 lifted by
+    # mistake, read c1d1 and asked "b1 or d1?" 0.11 s before the player pressed confirm for
+    # the error: the press answered b1, and c1b1 stood, a wrong ply. Now a confirm that soon
+    # after an error turned into a question is no answer; the player shows d1.
+    r = rough_bad(34, 72)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
+
+
+def test_a_landing_asked_about_where_the_later_ply_landed_too_is_asked_alone():
+    # (Rough 12-bit, default noise, a mistake every ply.) e3h3 taken open, changed to e3b3;
+    # j3h3 came on top, and e3b3 or e3h3 under it fitted alike. h3, where j3h3 landed in both,
+    # says nothing lifted, so b3 alone was left to ask: the board waited for a second space,
+    # for ever. Now, after held_s of waiting, "did you land on b3?", the player shows b3.
+    r = play_game(seed=83, preset="rough", adc_bits=12, mistakes=1.0, max_plies=82)
+    assert r.wrong == 0 and not r.stalled
+    assert r.record == r.truth
