@@ -257,7 +257,15 @@ class Decisions:
     def _ask_alternatives(self, st, stands, snap) -> bool:
         """The final last move in doubt: its alternatives (`AMEND_CLEARED`) scored on `snap`;
         one fitting about as well as `stands` (the move as recorded) is asked about (True;
-        `Recorder.asked`). When none does, this still board is `cleared` (not checked again)."""
+        `Recorder.asked`). When none does, this still board is `cleared` (not checked again).
+        Never about a move the player answered: readings are no answer to overrule theirs, and
+        asked again it waits for an answer the player already gave (drift 6 mT a minute, rough
+        10-bit m0.3 seed 5: d3e4, e4 shown; as the cut-off stacks were cleared d3c2 fitted,
+        "e4 or c2?" was asked again, and c2, lifted to be cleared, read empty at the limit on
+        its drifted baseline: its noise across it was c2 set back, "d3e4 changed to d3c2")."""
+        if self.recorder.answered_last(st.board):
+            self.mismatch.cleared = snap.stable_since
+            return False
         again = self.reference.explain(self.inference, st.board, self.pending, snap,
                                        amendable=AMEND_CLEARED)
         amends = [c for c in again.candidates if c.kind == "commit" and c.amends

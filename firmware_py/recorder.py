@@ -48,6 +48,9 @@ class Recorder:
         # The last recorded move was recognised without asking (counted again as the move it
         # becomes when amended).
         self.last_auto = False
+        # (ply count, move) of the last move recorded as the player's answer to a question
+        # (`answered_last`).
+        self.answered: tuple | None = None
         # The last move was recorded while its stack could still be in the hand, just above
         # its destination: until the board has been still for `ask_after_s`, lifting it off
         # again and setting it down elsewhere changes it (a hand that had only paused there).
@@ -188,8 +191,15 @@ class Recorder:
                 self.stats["auto"] += 1
             if not ply.is_pass:
                 self.last_auto = not asked
+                self.answered = (board.ply_count, ply) if asked and ply.is_move else None
         # A forced pass is shown (guidance) and recorded with the next move, so a game given
         # up at that point ends without it.
+
+    def answered_last(self, board: Board) -> bool:
+        """Whether the last recorded move is one the player answered a question about (a lift
+        and set-back, or confirm): readings alone never put it in question again."""
+        last = board.move_stack[-1] if board.move_stack else None
+        return last is not None and self.answered == (board.ply_count, last)
 
     def takeback(self, board: Board) -> bool:
         """Take back the last ply (and the forced passes after it). False when there is none."""
