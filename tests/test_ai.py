@@ -7,10 +7,11 @@ import pytest
 
 from firmware_py import ai
 from firmware_py.ai.placement import place_terms, spread_cost
+from firmware_py.ai.placement_search import setup_value
 from firmware_py.ai.table import (ENTRY_BYTES, EXACT_DEPTH, MAX_BITS, MIN_BITS, Table, progress,
                                   table_bits)
 from firmware_py.rules import BLACK, N_PLACEMENTS, PASS, WHITE, Board, Ply
-from firmware_py.spaces import INDEX
+from firmware_py.spaces import INDEX, NEIGHBOURS, distance
 
 
 def random_board(seed: int, plies: int) -> Board:
@@ -219,6 +220,35 @@ def test_placements_on_a_level_s_time_search_by_time_not_by_evaluations(monkeypa
     for budgets in ({"nodes": 5000}, {"depth": 2}, {"level": 1}):  # seeded or weak play
         ai.choose(board, **{"level": 3, "rng": random.Random(0), **budgets})
         assert calls[-1][0] == 1000
+
+
+def _primadvonna_eval_placing(board):
+    """PrimaDvonna's `eval_placing` (Eval.c) for the player to place, written out from its
+    source: per piece, minus its distances to the DVONN pieces, +10 next to one, -5 per
+    missing neighbour below two that is not its own; its edge term (which fires only when
+    Black has more than 5 edge pieces more than White) left out."""
+    stacks = board.stacks()
+    dvonns = [s for s, st in enumerate(stacks) if "D" in st]
+    score = {"W": 0, "B": 0}
+    for s, st in enumerate(stacks):
+        if not st or "D" in st:
+            continue
+        ds = [distance(s, d) for d in dvonns]
+        others = sum(1 for n in NEIGHBOURS[s] if stacks[n] != st)
+        score[st[-1]] += -sum(ds) + (10 if min(ds) == 1 else 0) - 5 * max(0, 2 - others)
+    me, them = ("W", "B") if board.turn == WHITE else ("B", "W")
+    return score[me] - score[them]
+
+
+def test_placement_weights_are_primadvonna_s_evaluation_times_ten():
+    # Round 17: with the placements searched for most of the 0.5 s, PrimaDvonna's weights
+    # scored more against it than ours tuned at 1000 evaluations (edge 20, contact 30).
+    rng = random.Random(5)
+    for _ in range(6):
+        board = Board.from_plies(["f3", "c3", "i3"])
+        for _ in range(rng.randrange(1, 40)):
+            board.push(rng.choice(board.legal_plies()))
+        assert setup_value(board) == 10 * _primadvonna_eval_placing(board)
 
 
 def test_placement_search_by_time_alone_finds_a_legal_placement():

@@ -12,9 +12,9 @@ three placements deep) over its own evaluation, which for each player sums, over
   contact the piece stands next to an enemy piece (a capture ready in the first moves)
 
 and takes the difference (the player to place minus the other). A search sees what a score
-per space cannot: the space the opponent wants most is worth taking first. PrimaDvonna (the
-CodeCup 2011 winner) searches its placements this way; the terms are its author's, the code
-and the weights are ours (`TUNING`).
+per space cannot: the space the opponent wants most is worth taking first. The terms are those
+of PrimaDvonna (the CodeCup 2011 winner), the code is ours; by default edge and contact weigh
+nothing and the rest is PrimaDvonna's placement evaluation times ten (`TUNING`).
 
 >>> from firmware_py.rules import Board
 >>> import random
@@ -44,10 +44,10 @@ class SetupWeights:
     """The placement search's evaluation weights, per piece (see the module docstring)."""
 
     dist: int = -10
-    near: int = 150
-    edge: int = 20
+    near: int = 100
+    edge: int = 0       # 20 and contact 30 were tuned at 1000 evaluations: see TUNING
     crowd: int = -50
-    contact: int = 30
+    contact: int = 0
     noise: int = 10     # up to this much seeded noise per space, so that games differ
 
 
@@ -60,7 +60,10 @@ move). The per-space scores these replaced: 80-1-19. Contact 0: 80-0-20; 30: 86-
 60: 86-0-14; with contact 30, edge 0: 86-0-14; crowd -100: 82-2-16. Near 250 and 3000
 evaluations a placement chose the very same placements as the weights in force. Dist -20
 against these (`... setup.dist=-20 --against default --placements own --games 200`, seeds 7
-and 8): 107-4-89 and 96-7-97, 52.1 % of 400 games, within chance."""
+and 8): 107-4-89 and 96-7-97, 52.1 % of 400 games, within chance. Round 17: since the
+placements search for most of a level's 0.5 s (depth 4-7, round 16), PrimaDvonna's own weights
+(near 100, edge 0, contact 0: its evaluation times ten) against PrimaDvonna scored more than
+these (docs/engine-strength.md, round 17), so they are the defaults."""
 
 
 @lru_cache(maxsize=512)
