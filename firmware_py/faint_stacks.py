@@ -34,6 +34,8 @@ def standing_limits(model, values, stacks) -> dict[int, float]:
             limits[s] = max(least, min(usual, own - model.nudge_span(s, stacks[s])))
             if s in cal.unread:  # its baseline only estimated: lifted, it may read that far off
                 limits[s] = max(limits[s], 0.5 * own)
+            elif s in cal.aged:  # lifted, it reads as far off as its baseline may have aged
+                limits[s] = max(limits[s], min(cal.aged[s] + least, 0.5 * own))
     return limits
 
 
