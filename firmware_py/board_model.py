@@ -285,8 +285,8 @@ class BoardModel(Ranges):
     def _base_var(self, t: int) -> float:
         if t in self.cal.unread:  # never read empty: a cheap sensor's offset, +-20 mT
             return (UNREAD_OFFSET_MT * self.cal.codes_per_mt) ** 2
-        if self.cal.baseline_known:  # plus what it may have aged under a stack, unfollowed
-            return (0.05 * self.cal.codes_per_mt) ** 2 + self.cal.aged.get(t, 0.0) ** 2
+        if self.cal.baseline_known:
+            return (0.05 * self.cal.codes_per_mt) ** 2
         return (3.0 * self.cal.codes_per_mt) ** 2  # unknown offset: +-3 mT spread
 
     def absolute(self, stacks) -> list[float]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from .calibration import NEAR
 from .drift import Drift
 from .board_model import UNREAD_OFFSET_MT
-from .faint_stacks import standing_limits
+from .faint_stacks import LIFTED_MT, STANDING_MT, standing_limits
 from .inference import Z_LIMIT
 from .spaces import N_SPACES
 
@@ -310,17 +310,22 @@ class Reference:
         if gone:
             cal.changed()
         self._estimate_unread(snap.values, stacks)
-        for s in [s for s in cal.aged if not stacks[s]]:  # the stack aged on has left
-            del cal.aged[s]
-            if s not in self.faulty:
+        # The stack a baseline aged under has left. Aged so far that the space could read as
+        # standing (`standing_limits`), its reading is its baseline; less, its drift is
+        # followed from here (`Calibration.track_drift`): a reading taken whole carries the
+        # model's error at the cleared neighbours (drift 3 rough 12-bit m0.3 seed 3: each
+        # emptied space read afresh, a wrong ply).
+        worst = (STANDING_MT - LIFTED_MT) * cal.codes_per_mt
+        for s in [s for s in cal.aged if not stacks[s]]:
+            if cal.aged.pop(s) > worst and s not in self.faulty:
                 cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
 
     def _age_baselines(self, stacks, followed, dt: float) -> None:
         """A baseline under a stack that no reading followed over `dt` may be off by as much
         as its drift is unsure (`Drift.unsure`: on a board seen drifting, all of it for a
         sensor not measured yet). Added up in `Calibration.aged`: the stack's departure is
-        judged against it (`standing_limits`, `BoardModel._base_var`), and the empty space's
-        reading is then its baseline (`_read_baselines`). (Drift 6 mT a minute, rough 10-bit
+        judged against it (`standing_limits`), and the emptied space's reading may become
+        its baseline (`_read_baselines`). (Drift 6 mT a minute, rough 10-bit
         m0.3 seed 5: c2's baseline 6 mT off after its stack stood a minute unfollowed; its
         stack cleared, c2 read as standing and the game stopped.)"""
         aged, unsure = self.cal.aged, self.drift.unsure
