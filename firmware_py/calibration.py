@@ -57,6 +57,10 @@ class Calibration:
     # Spaces whose baselines were never read empty: a game resumed with no calibration file
     # reads only its empty spaces; under a stack the sensor's offset (+-20 mT) is unknown.
     unread: set[int] = field(default_factory=set)
+    # Per space, how far (codes) its baseline may be off, having aged under a stack on a board
+    # seen drifting with no reading to follow it (`Reference._age_baselines`); read afresh
+    # from the empty space once the stack has left.
+    aged: dict[int, float] = field(default_factory=dict)
     version: int = 0  # bumped by every change of a response (models cache what they derive)
 
     def changed(self) -> None:
@@ -86,6 +90,7 @@ class Calibration:
         self.noise = [max(float(s), 0.05) for s in spread]
         self.baseline_known = True
         self.unread = set()
+        self.aged = {}
         self.changed()
 
     def learn_placement(self, space: int, kind: str, before, after, *, others=()) -> None:

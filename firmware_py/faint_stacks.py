@@ -31,9 +31,12 @@ def standing_limits(model, values, stacks) -> dict[int, float]:
     for s in range(N_SPACES):
         if stacks[s]:
             own = abs(values[s] - cal.baseline[s])
-            limits[s] = max(least, min(usual, own - model.nudge_span(s, stacks[s])))
+            lowest = own - model.nudge_span(s, stacks[s])  # the least it reads still standing
+            limits[s] = max(least, min(usual, lowest))
             if s in cal.unread:  # its baseline only estimated: lifted, it may read that far off
                 limits[s] = max(limits[s], 0.5 * own)
+            elif s in cal.aged:  # lifted, it reads as far off as its baseline may have aged
+                limits[s] = max(limits[s], min(cal.aged[s] + least, lowest))
     return limits
 
 

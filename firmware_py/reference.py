@@ -28,7 +28,7 @@ from __future__ import annotations
 from .calibration import NEAR
 from .drift import Drift
 from .board_model import UNREAD_OFFSET_MT
-from .faint_stacks import standing_limits
+from .faint_stacks import LIFTED_MT, STANDING_MT, standing_limits
 from .inference import Z_LIMIT
 from .spaces import N_SPACES
 
@@ -110,6 +110,7 @@ class Reference:
             # rate; empty spaces too, before their readings correct it.
             self.drift.advance(self.cal.baseline, snap.time - self.time,
                                set(range(N_SPACES)) - followed)
+            self._age_baselines(stacks, followed, dt)
             if stacks is not self.stacks:
                 self.before = (self.values, self.frames, self.stacks, self.time)
         self.values = snap.values
@@ -296,7 +297,8 @@ class Reference:
         """An unread space (`Calibration.unread`) whose stack has left reads its baseline, and
         what the stack read there teaches its bottom piece's response (the board's pieces'
         strength, for a game resumed before any was placed). The stacks still unread have
-        their baselines estimated anew (`_estimate_unread`)."""
+        their baselines estimated anew (`_estimate_unread`). So does an emptied space whose
+        baseline aged under its stack (`Calibration.aged`)."""
         cal = self.cal
         gone = [s for s in cal.unread if not stacks[s]]
         for s in gone:
@@ -308,6 +310,28 @@ class Reference:
         if gone:
             cal.changed()
         self._estimate_unread(snap.values, stacks)
+        # The stack a baseline aged under has left. Aged so far that the space could read as
+        # standing (`standing_limits`), its reading is its baseline; less, its drift is
+        # followed from here (`Calibration.track_drift`): a reading taken whole carries the
+        # model's error at the cleared neighbours (drift 3 rough 12-bit m0.3 seed 3: each
+        # emptied space read afresh, a wrong ply).
+        worst = (STANDING_MT - LIFTED_MT) * cal.codes_per_mt
+        for s in [s for s in cal.aged if not stacks[s]]:
+            if cal.aged.pop(s) > worst and s not in self.faulty:
+                cal.baseline[s] = snap.values[s] - self.model.crosstalk_at(s, stacks)
+
+    def _age_baselines(self, stacks, followed, dt: float) -> None:
+        """A baseline under a stack that no reading followed over `dt` may be off by as much
+        as its drift is unsure (`Drift.unsure`: on a board seen drifting, all of it for a
+        sensor not measured yet). Added up in `Calibration.aged`: the stack's departure is
+        judged against it (`standing_limits`), and the emptied space's reading may become
+        its baseline (`_read_baselines`). (Drift 6 mT a minute, rough 10-bit
+        m0.3 seed 5: c2's baseline 6 mT off after its stack stood a minute unfollowed; its
+        stack cleared, c2 read as standing and the game stopped.)"""
+        aged, unsure = self.cal.aged, self.drift.unsure
+        for s in range(N_SPACES):
+            if stacks[s] and s not in followed and s not in self.faulty and unsure[s] * dt > 0:
+                aged[s] = aged.get(s, 0.0) + unsure[s] * dt
 
     def _estimate_unread(self, values, stacks) -> None:
         """The baseline under each unread stack: its reading less what the model says the

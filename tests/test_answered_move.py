@@ -40,7 +40,9 @@ def test_an_answered_move_is_not_asked_again_while_its_cut_off_stacks_are_cleare
 
     def trace(c, b):
         st = c.state
-        if len(st.board.move_stack) == 70 and st.mode == "asking":
+        # (a question about the next move's landing, c2 cleared, is no question about d3e4)
+        if (len(st.board.move_stack) == 70 and st.mode == "asking"
+                and "c2" in str(st.message)):
             asked_after.append(round(b.now, 1))
 
     r = play_game(seed=5, preset="rough", adc_bits=10, mistakes=0.3,
