@@ -10,7 +10,7 @@ import pytest
 from firmware_py import clock as clock_module, time_control
 from firmware_py.clock import ClockWatch, GameClock
 from firmware_py.time_control import TimeControl, format_time, parse_ply_times, ply_times_tag
-from firmware_py.colours import BY_RGB
+from firmware_py.colours import BY_RGB, PATTERNS
 from firmware_py.controller import Controller
 from firmware_py.guidance import CORNERS, signals
 from firmware_py.records import read_record
@@ -158,7 +158,7 @@ def test_low_time_is_shown_on_the_corners_in_its_own_pattern():
     assert all(lit[s] == "low_time" for s in CORNERS)
     patterns = {BY_RGB[rgb].pattern for rgb in BY_RGB}
     assert [s.name for s in BY_RGB.values() if s.pattern == "triple"] == ["low_time"]
-    assert len(patterns) == 7
+    assert patterns == set(PATTERNS)  # (every pattern says one kind of thing: all are used)
     state.clock = c.reading(10.0)
     assert "low_time" not in signals(state).values()
 
