@@ -161,9 +161,10 @@ class Questions(LandingWait, Answers):
             self.alone_since = (space, st.time)
         return st.time - self.alone_since[1]
 
-    def _fits(self, d: Decision, kinds=("commit",)) -> bool:
-        """Whether a landing (of `kinds`) among `d`'s candidates fits at all."""
-        return any(c.chi2 <= self.inference.fit_limit for c in d.candidates if c.kind in kinds)
+    def _fits(self, d: Decision) -> bool:
+        """Whether a landing ('commit') among `d`'s candidates fits at all."""
+        return any(c.chi2 <= self.inference.fit_limit
+                   for c in d.candidates if c.kind == "commit")
 
     def _ask_landings(self, st, d: Decision, kinds=LANDINGS) -> bool:
         """Ask about the landings (of `kinds`) that fit best ("did you land on it?" is a fair
